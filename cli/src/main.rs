@@ -1,0 +1,150 @@
+//! `nginx-gen`: the command-line front end. Parses flags, reads `--input`, probes the host
+//! when the machine is not described, and prints or writes what core renders.
+
+mod args;
+mod host;
+mod write;
+
+use std::io::{self, Read, Write as _};
+use std::process::ExitCode;
+
+use anstream::eprintln;
+use anstyle::{AnsiColor, Style};
+use clap::{CommandFactory, Parser};
+use nginx_gen_core::render::{self, Format};
+use nginx_gen_core::{InputErrors, Inputs, Plan, RawInputs};
+
+use args::{Cli, Command, Generate};
+use host::Host;
+
+const ERROR: Style = AnsiColor::Red.on_default().bold();
+const NOTE: Style = AnsiColor::Cyan.on_default();
+
+/// Why the program stopped.
+enum Failure {
+    /// Invalid input or usage: exit 2.
+    Input(InputErrors),
+    /// A usage problem described in one line: exit 2.
+    Usage(String),
+    /// Anything else (I/O): exit 1.
+    Other(String),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure::Input(errors)) => {
+            for e in &errors.0 {
+                let name = match args::flag_of(&e.field) {
+                    Some(flag) => format!("{} ({flag})", e.field),
+                    None => e.field.clone(),
+                };
+                eprintln!("{ERROR}error:{ERROR:#} invalid {name}: {}", e.message);
+                eprintln!("       accepted: {}", e.accepted);
+            }
+            ExitCode::from(2)
+        }
+        Err(Failure::Usage(message)) => {
+            eprintln!("{ERROR}error:{ERROR:#} {message}");
+            ExitCode::from(2)
+        }
+        Err(Failure::Other(message)) => {
+            eprintln!("{ERROR}error:{ERROR:#} {message}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<(), Failure> {
+    match cli.command {
+        None => generate(&cli.generate),
+        Some(Command::Explain { name, generate }) => {
+            let plan = plan(&generate)?;
+            match render::explain_directive(&plan, &name) {
+                Some(text) => print(&text),
+                None => Err(Failure::Usage(format!(
+                    "nginx-gen writes no '{name}' for these inputs; it knows: {}",
+                    render::known_names(&plan).join(", ")
+                ))),
+            }
+        }
+        Some(Command::Completions { shell }) => {
+            clap_complete::generate(shell, &mut Cli::command(), "nginx-gen", &mut io::stdout());
+            Ok(())
+        }
+        Some(Command::Man) => clap_mangen::Man::new(Cli::command())
+            .render(&mut io::stdout())
+            .map_err(|e| Failure::Other(format!("cannot write the man page: {e}"))),
+    }
+}
+
+/// Prints to stdout; a closed pipe (`| head`) is not an error.
+fn print(text: &str) -> Result<(), Failure> {
+    let mut out = io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(Failure::Other(format!("cannot write to stdout: {e}"))),
+        _ => Ok(()),
+    }
+}
+
+/// Flags over `--input` over the detected host, validated into a plan.
+fn plan(args: &Generate) -> Result<Plan, Failure> {
+    let file = match &args.input {
+        None => RawInputs::default(),
+        Some(path) => {
+            let text = if path.as_os_str() == "-" {
+                let mut s = String::new();
+                io::stdin().read_to_string(&mut s).map(|_| s)
+            } else {
+                std::fs::read_to_string(path)
+            }
+            .map_err(|e| Failure::Usage(format!("cannot read --input {}: {e}", path.display())))?;
+            RawInputs::from_json(&text).map_err(Failure::Input)?
+        }
+    };
+    let mut raw = args.raw().over(file);
+    if !args.no_detect && (raw.vcpu.is_none() || raw.ram.is_none()) {
+        let host = Host::detect();
+        eprintln!("{NOTE}nginx-gen:{NOTE:#} {}", host.describe());
+        let detected = RawInputs {
+            vcpu: host.vcpu.map(|(n, _)| n.into()),
+            ram: host.ram.map(|(s, _)| s.to_string()),
+            nginx_version: host.nginx.map(|v| v.to_string()),
+            openssl_version: host.openssl.map(|v| v.to_string()),
+            ..RawInputs::default()
+        };
+        raw = raw.over(detected);
+    }
+    Inputs::from_raw(&raw).map(|i| Plan::new(&i)).map_err(Failure::Input)
+}
+
+fn generate(args: &Generate) -> Result<(), Failure> {
+    let plan = plan(args)?;
+    let Some(dir) = &args.out else {
+        return print(&render::render(&plan, args.format()));
+    };
+    let files = render::files(&plan);
+    let written = write::write_all(dir, &files).map_err(|e| Failure::Other(format!("cannot write under {}: {e}", dir.display())))?;
+    let mut text = String::new();
+    for path in written {
+        text.push_str(&format!("wrote {}\n", path.display()));
+    }
+    text.push_str(&render::summary(&plan));
+    if args.format() != Format::All {
+        text.push_str("note: --format is ignored with --out, which writes every file\n");
+    }
+    print(&text)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn every_field_has_a_flag() {
+        let raw = nginx_gen_core::Inputs::default().to_raw();
+        let json = serde_json::to_value(raw).unwrap();
+        for field in json.as_object().unwrap().keys() {
+            assert!(super::args::flag_of(field).is_some(), "{field}");
+        }
+    }
+}

@@ -1,0 +1,92 @@
+//! The whole plan as one JSON document (schema in docs/inputs.md).
+
+use serde::Serialize;
+
+use crate::inputs::RawInputs;
+use crate::plan::{Capacity, Omitted, Plan, Scope, Setting, Warning};
+use crate::render::{NGINX_PATH, SYSCTL_PATH, SYSTEMD_PATH};
+use crate::{POLICY_VERSION, VERSION};
+
+/// Version of the JSON document's layout; bumped on incompatible changes.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// One setting in the JSON document: where it goes, what it is and why.
+#[derive(Debug, Serialize)]
+pub struct JsonSetting<'a> {
+    /// The file it is written to.
+    pub file: String,
+    /// Where in that file.
+    #[serde(flatten)]
+    pub scope: Scope,
+    /// Directive, sysctl or systemd setting.
+    pub name: &'a str,
+    /// The value as written.
+    pub value: String,
+    /// The reason.
+    #[serde(flatten)]
+    pub setting: &'a crate::plan::Reason,
+}
+
+/// The JSON document.
+#[derive(Debug, Serialize)]
+pub struct JsonPlan<'a> {
+    /// [`SCHEMA_VERSION`].
+    pub schema_version: u32,
+    /// nginx-gen's version.
+    pub generator: &'static str,
+    /// Tuning policy version.
+    pub policy_version: &'static str,
+    /// The command that reproduces this document.
+    pub command: String,
+    /// Every input, defaults filled in (valid input for `--input`).
+    pub inputs: RawInputs,
+    /// The capacity estimate.
+    pub capacity: Capacity,
+    /// Warnings.
+    pub warnings: &'a [Warning],
+    /// Every setting written.
+    pub settings: Vec<JsonSetting<'a>>,
+    /// Settings left at their defaults on purpose.
+    pub omitted: &'a [Omitted],
+    /// Command that precompresses the site.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub precompress: Option<&'a str>,
+}
+
+fn file_of(plan: &Plan, setting: &Setting) -> String {
+    match setting.scope {
+        Scope::Main | Scope::Events | Scope::Http => NGINX_PATH.into(),
+        Scope::Upstream | Scope::Server { .. } | Scope::Location { .. } => plan.site_path(),
+        Scope::Sysctl => SYSCTL_PATH.into(),
+        Scope::Systemd => SYSTEMD_PATH.into(),
+    }
+}
+
+impl<'a> JsonPlan<'a> {
+    /// The document for `plan`.
+    pub fn new(plan: &'a Plan) -> Self {
+        Self {
+            schema_version: SCHEMA_VERSION,
+            generator: VERSION,
+            policy_version: POLICY_VERSION,
+            command: plan.inputs.to_command(),
+            inputs: plan.inputs.to_raw(),
+            capacity: plan.capacity,
+            warnings: &plan.warnings,
+            settings: plan
+                .settings
+                .iter()
+                .map(|s| JsonSetting { file: file_of(plan, s), scope: s.scope, name: s.name, value: s.value(), setting: &s.reason })
+                .collect(),
+            omitted: &plan.omitted,
+            precompress: plan.precompress.as_deref(),
+        }
+    }
+}
+
+/// Renders the plan as pretty-printed JSON.
+pub fn json(plan: &Plan) -> String {
+    let mut s = serde_json::to_string_pretty(&JsonPlan::new(plan)).expect("the plan serialises");
+    s.push('\n');
+    s
+}

@@ -1,0 +1,54 @@
+//! The site file: upstream, catch-all servers and the site's server blocks.
+
+use super::header_lines;
+use super::nginx::scope_nodes;
+use crate::ir::{self, Node};
+use crate::plan::{LocationRole, Plan, Scope, ServerRole};
+
+/// The `location` arguments of each role.
+fn matcher(role: LocationRole) -> &'static [&'static str] {
+    match role {
+        LocationRole::Acme => &["^~", "/.well-known/acme-challenge/"],
+        LocationRole::Root => &["/"],
+        LocationRole::Assets => &["~*", r"\.(?:css|js|mjs|map|png|jpe?g|gif|ico|svg|webp|avif|woff2?)$"],
+        LocationRole::App => &["@app"],
+    }
+}
+
+fn server_title(role: ServerRole) -> &'static str {
+    match role {
+        ServerRole::CatchAll => "Catch-all for unknown host names on plain HTTP; owns the listen options.",
+        ServerRole::CatchAllTls => "Catch-all for unknown host names on HTTPS; owns the listen options.",
+        ServerRole::Site => "The site on plain HTTP.",
+        ServerRole::SiteTls => "The site on HTTPS.",
+    }
+}
+
+/// Renders the site file.
+pub fn site(plan: &Plan) -> String {
+    let mut tree: Vec<Node> = header_lines(plan, "Site file").into_iter().map(Node::Comment).collect();
+    if let Some(cmd) = &plan.precompress {
+        tree.push(Node::Comment(format!("Precompress the files after every deploy (for gzip_static):\n  {cmd}")));
+    }
+    let upstream = scope_nodes(plan, Scope::Upstream);
+    if !upstream.is_empty() {
+        tree.push(Node::Blank);
+        tree.push(Node::block("upstream", ["app"], upstream));
+    }
+    for server in ServerRole::ALL {
+        let mut children = scope_nodes(plan, Scope::Server { server });
+        for location in LocationRole::ALL {
+            let body = scope_nodes(plan, Scope::Location { server, location });
+            if !body.is_empty() {
+                children.push(Node::Blank);
+                children.push(Node::block("location", matcher(location).iter().copied(), body));
+            }
+        }
+        if !children.is_empty() {
+            tree.push(Node::Blank);
+            tree.push(Node::Comment(server_title(server).into()));
+            tree.push(Node::block("server", Vec::<String>::new(), children));
+        }
+    }
+    ir::write(&tree)
+}

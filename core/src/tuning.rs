@@ -1,0 +1,343 @@
+//! The numbers: every computed value, from the formulas in docs/formulas.md.
+//!
+//! This module only does arithmetic on [`Inputs`]; [`crate::plan`] turns the numbers into
+//! directives with their reasons. Integer arithmetic throughout, so native and wasm builds
+//! agree to the byte.
+
+use crate::inputs::{Inputs, Workload};
+use crate::size::ByteSize;
+
+/// Connection slots reserved per worker for listeners, the resolver and logs.
+pub const SPARE_SLOTS: u32 = 32;
+/// Slots per client: clients × 3/2, so that a burst does not exhaust them.
+pub const HEADROOM: (u32, u32) = (3, 2);
+/// Upper bound of `worker_connections` (keeps `worker_rlimit_nofile` under `fs.nr_open`).
+pub const MAX_WORKER_CONNECTIONS: u32 = 262_144;
+/// Kernel `fs.nr_open` default: no process may open more files.
+pub const NR_OPEN: u32 = 1_048_576;
+/// systemd's default hard `LimitNOFILE` since v240; the drop-in never goes below it.
+pub const SYSTEMD_HARD_NOFILE: u32 = 524_288;
+/// Bytes nginx preallocates per `worker_connections` slot (connection + two events).
+pub const SLOT_BYTES: u64 = 430;
+/// Memory of one active plain-HTTP client: request pool, buffers, kernel socket.
+pub const CLIENT_BYTES: u64 = 10 * 1024;
+/// Extra memory of one active TLS client (OpenSSL state and record buffers).
+pub const TLS_CLIENT_BYTES: u64 = 50 * 1024;
+/// Memory per cached open file (cache entry + kernel `struct file`).
+pub const OPEN_FILE_BYTES: u64 = 1200;
+/// Kernel default of `net.core.somaxconn` since Linux 5.4.
+pub const SOMAXCONN_DEFAULT: u32 = 4096;
+/// Pending TCP Fast Open requests per listener.
+pub const FASTOPEN_QUEUE: u32 = 256;
+/// Peak new connections per second, as a share of concurrent clients: everyone
+/// reconnecting within two seconds (a reload, a failover, a link flap).
+pub const RECONNECT_STORM_SECONDS: u32 = 2;
+/// Listen queue: how long a burst may wait for `accept()`, in milliseconds.
+pub const ACCEPT_WAIT_MS: u32 = 200;
+
+/// Per-workload parameters of the formulas.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Profile {
+    /// Concurrent clients one vCPU serves, used when `clients` is not given.
+    pub clients_per_vcpu: u32,
+    /// Upstream connections per client connection, in thousandths (the `p` of the
+    /// formulas): 0 for files, 1000 when every request may be proxied.
+    pub upstream_permille: u32,
+    /// Share of connected clients with a request in flight to the upstream, in
+    /// thousandths (sizes the upstream keepalive pool).
+    pub in_flight_permille: u32,
+    /// Share of memory (after the OS reserve) nginx may plan for, in percent.
+    pub memory_percent: u64,
+    /// `proxy_buffer_size`: the response header buffer.
+    pub header_buffer: ByteSize,
+}
+
+impl Profile {
+    /// The parameters of `workload`.
+    pub const fn of(workload: Workload) -> Self {
+        match workload {
+            Workload::Static => Self {
+                clients_per_vcpu: 2500,
+                upstream_permille: 0,
+                in_flight_permille: 0,
+                memory_percent: 50,
+                header_buffer: ByteSize::kib(8),
+            },
+            Workload::Mixed => Self {
+                clients_per_vcpu: 1500,
+                upstream_permille: 500,
+                in_flight_permille: 50,
+                memory_percent: 25,
+                header_buffer: ByteSize::kib(8),
+            },
+            Workload::Proxy => Self {
+                clients_per_vcpu: 1000,
+                upstream_permille: 1000,
+                in_flight_permille: 50,
+                memory_percent: 25,
+                header_buffer: ByteSize::kib(8),
+            },
+            Workload::Api => Self {
+                clients_per_vcpu: 1000,
+                upstream_permille: 1000,
+                in_flight_permille: 100,
+                memory_percent: 25,
+                header_buffer: ByteSize::kib(16),
+            },
+        }
+    }
+}
+
+/// `proxy_buffer_size`, `proxy_buffers` and `proxy_busy_buffers_size`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ProxyBuffers {
+    /// `proxy_buffer_size`.
+    pub header: ByteSize,
+    /// Number of `proxy_buffers`.
+    pub count: u32,
+    /// Size of each of `proxy_buffers`.
+    pub size: ByteSize,
+    /// `proxy_busy_buffers_size`.
+    pub busy: ByteSize,
+}
+
+impl ProxyBuffers {
+    /// Sizes buffers so a typical response body of `response` fits in memory.
+    pub fn for_response(header: ByteSize, response: ByteSize) -> Self {
+        let kib = ByteSize::KIB.as_u64();
+        let size = (response.as_u64() / 8).next_power_of_two().clamp(4 * kib, 64 * kib);
+        let largest = header.as_u64().max(size);
+        // nginx requires busy ≤ (count − 1) × size, and busy ≥ the largest buffer.
+        let count = response
+            .as_u64()
+            .div_ceil(size)
+            .max(1 + largest.div_ceil(size))
+            .clamp(2, 64);
+        let busy = (2 * largest).clamp(largest, (count - 1) * size);
+        Self {
+            header,
+            count: count as u32,
+            size: ByteSize::bytes(size),
+            busy: ByteSize::bytes(busy),
+        }
+    }
+
+    /// Worst-case memory of one proxied request.
+    pub fn per_request(&self) -> u64 {
+        self.header.as_u64() + u64::from(self.count) * self.size.as_u64()
+    }
+
+    /// The constraints `ngx_http_proxy_module.c` checks when it loads the configuration.
+    pub fn nginx_accepts(&self) -> bool {
+        let largest = self.header.as_u64().max(self.size.as_u64());
+        self.count >= 2
+            && self.busy.as_u64() >= largest
+            && self.busy.as_u64() <= u64::from(self.count - 1) * self.size.as_u64()
+    }
+}
+
+/// `open_file_cache` parameters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OpenFileCache {
+    /// Entries per worker.
+    pub max: u32,
+}
+
+/// Every number the plan uses.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Tuning {
+    /// The workload's parameters.
+    pub profile: Profile,
+    /// `worker_processes`.
+    pub workers: u32,
+    /// Concurrent clients aimed for before the memory check.
+    pub clients_target: u32,
+    /// Concurrent clients RAM allows with these settings.
+    pub memory_clients: u32,
+    /// Concurrent clients the configuration is sized for (the capacity).
+    pub clients: u32,
+    /// Estimated memory of one active client.
+    pub client_bytes: u64,
+    /// Memory nginx may plan for.
+    pub memory_budget: u64,
+    /// Upstream `keepalive` per worker, for workloads that proxy.
+    pub upstream_keepalive: Option<u32>,
+    /// `worker_connections`.
+    pub worker_connections: u32,
+    /// `open_file_cache`, for workloads that serve files.
+    pub open_file_cache: Option<OpenFileCache>,
+    /// `worker_rlimit_nofile`.
+    pub rlimit_nofile: u32,
+    /// systemd `LimitNOFILE`.
+    pub limit_nofile: u32,
+    /// `fs.file-max` when the kernel default is too small.
+    pub file_max: Option<u64>,
+    /// The kernel's own `fs.file-max` for this RAM.
+    pub file_max_default: u64,
+    /// `listen … backlog=`.
+    pub backlog: u32,
+    /// `net.core.somaxconn`.
+    pub somaxconn: u32,
+    /// The kernel's own `tcp_max_syn_backlog` for this RAM.
+    pub syn_backlog_default: u32,
+    /// `listen … fastopen=` and `tcp_fastopen = 3`, for static files served directly.
+    pub fastopen: Option<u32>,
+    /// `listen … reuseport`.
+    pub reuseport: bool,
+    /// Proxy buffers, for workloads that proxy.
+    pub proxy: Option<ProxyBuffers>,
+    /// `ssl_session_cache` size in MiB.
+    pub session_cache_mib: u32,
+    /// Files times typical size exceed half the RAM: serve them with `aio threads`.
+    pub aio_threads: bool,
+    /// Estimated peak memory of all workers.
+    pub peak_memory: u64,
+}
+
+fn round_up(n: u64, step: u64) -> u64 {
+    n.div_ceil(step) * step
+}
+
+/// Kernel default of `tcp_max_syn_backlog`: max(128, ehash buckets / 128), with one
+/// established-hash bucket per 128 KiB of RAM, rounded up to a power of two, at most 512Ki.
+pub fn syn_backlog_default(ram: ByteSize) -> u32 {
+    let buckets = (ram.as_u64() / (128 * 1024)).next_power_of_two().min(512 * 1024);
+    (buckets / 128).max(128) as u32
+}
+
+impl Tuning {
+    /// Computes every number for `inputs`.
+    pub fn compute(inputs: &Inputs) -> Self {
+        let profile = Profile::of(inputs.workload);
+        let workers = inputs.vcpu;
+        let p = u64::from(profile.upstream_permille);
+        let ram = inputs.ram.as_u64();
+
+        let proxy = inputs
+            .workload
+            .proxies()
+            .then(|| ProxyBuffers::for_response(profile.header_buffer, inputs.response_size));
+
+        // Memory of one active client, including its share of connection slots.
+        let tls = if inputs.tls { TLS_CLIENT_BYTES } else { 0 };
+        let proxied = proxy.map_or(0, |b| p * (1024 + 3 * 1024 + b.per_request()) / 1000);
+        let slots = SLOT_BYTES * u64::from(HEADROOM.0) * (1000 + p) / u64::from(HEADROOM.1) / 1000;
+        let client_bytes = CLIENT_BYTES + tls + proxied + slots;
+
+        let reserve = (ram / 8).clamp(ByteSize::mib(128).as_u64(), ByteSize::GIB.as_u64());
+        let memory_budget = (ram - reserve) * profile.memory_percent / 100;
+        let memory_clients = (memory_budget / client_bytes).clamp(1, u64::from(u32::MAX)) as u32;
+
+        let clients_target = inputs
+            .clients
+            .unwrap_or_else(|| profile.clients_per_vcpu.saturating_mul(workers));
+        let mut clients = clients_target.min(memory_clients);
+
+        let per_worker = |clients: u32| -> u64 {
+            u64::from(clients).saturating_mul(u64::from(HEADROOM.0)).div_ceil(u64::from(HEADROOM.1) * u64::from(workers))
+        };
+        let upstream_keepalive = inputs.workload.proxies().then(|| {
+            let in_flight = per_worker(clients) * 2 / 3 * p * u64::from(profile.in_flight_permille) / 1_000_000;
+            round_up((in_flight * 6).div_ceil(5), 8).clamp(8, 512) as u32
+        });
+        let keepalive = u64::from(upstream_keepalive.unwrap_or(0));
+        let needed = per_worker(clients) * (1000 + p) / 1000 + keepalive + u64::from(SPARE_SLOTS);
+        let worker_connections =
+            round_up(needed, 1024).clamp(1024, u64::from(MAX_WORKER_CONNECTIONS)) as u32;
+        // When the slot limit binds, fewer clients fit than planned.
+        let slot_clients = (u64::from(worker_connections) - keepalive - u64::from(SPARE_SLOTS))
+            * u64::from(workers)
+            * 1000
+            / (1000 + p)
+            * u64::from(HEADROOM.1)
+            / u64::from(HEADROOM.0);
+        clients = clients.min(slot_clients.min(u64::from(u32::MAX)) as u32).max(1);
+
+        let open_file_cache = inputs.workload.serves_files().then(|| OpenFileCache {
+            max: round_up((u64::from(inputs.static_files) * 6).div_ceil(5), 100).clamp(1000, 65_536) as u32,
+        });
+        let fds_per_connection: u64 = if inputs.workload.serves_files() { 2 } else { 1 };
+        let wc = u64::from(worker_connections);
+        let ofc = u64::from(open_file_cache.map_or(0, |c| c.max));
+        let rlimit = round_up((2 * wc).max(fds_per_connection * wc + ofc + keepalive + 64), 1024)
+            .min(u64::from(NR_OPEN)) as u32;
+        let limit_nofile = rlimit.max(SYSTEMD_HARD_NOFILE);
+
+        let file_max_default = ram / 1024 / 10;
+        let file_max_needed = u64::from(workers) * u64::from(rlimit) + 65_536;
+        let file_max = (file_max_needed > file_max_default).then(|| round_up(file_max_needed, 65_536));
+
+        let storm_rate = u64::from(clients) / u64::from(RECONNECT_STORM_SECONDS);
+        let queued = (storm_rate * u64::from(ACCEPT_WAIT_MS)).div_ceil(1000);
+        let backlog = queued.next_power_of_two().clamp(512, 65_535) as u32;
+
+        let fastopen = (inputs.workload == Workload::Static && !inputs.behind_lb).then_some(FASTOPEN_QUEUE);
+        let reuseport = workers >= 4 || inputs.http3 && workers > 1;
+        let session_cache_mib = clients.div_ceil(1000).clamp(1, 1024);
+        let aio_threads = inputs.workload.serves_files()
+            && u64::from(inputs.static_files).saturating_mul(inputs.response_size.as_u64()) > ram / 2;
+
+        let peak_memory = u64::from(workers) * wc * SLOT_BYTES
+            + u64::from(clients) * client_bytes
+            + u64::from(workers) * ofc * OPEN_FILE_BYTES;
+
+        Self {
+            profile,
+            workers,
+            clients_target,
+            memory_clients,
+            clients,
+            client_bytes,
+            memory_budget,
+            upstream_keepalive,
+            worker_connections,
+            open_file_cache,
+            rlimit_nofile: rlimit,
+            limit_nofile,
+            file_max,
+            file_max_default,
+            backlog,
+            somaxconn: backlog.max(SOMAXCONN_DEFAULT),
+            syn_backlog_default: syn_backlog_default(inputs.ram),
+            fastopen,
+            reuseport,
+            proxy,
+            session_cache_mib,
+            aio_threads,
+            peak_memory,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn guide_machine() {
+        let t = Tuning::compute(&Inputs::default());
+        assert_eq!(t.workers, 4);
+        assert_eq!(t.clients, 10_000);
+        assert_eq!(t.worker_connections, 4096);
+        assert_eq!(t.backlog, 1024);
+        assert_eq!(t.session_cache_mib, 10);
+        assert!(t.rlimit_nofile >= 2 * t.worker_connections);
+    }
+
+    #[test]
+    fn proxy_buffers_nginx_accepts() {
+        for header in [4, 8, 16, 32] {
+            for response in [1, 3, 32, 100, 1000, 100_000] {
+                let b = ProxyBuffers::for_response(ByteSize::kib(header), ByteSize::kib(response));
+                assert!(b.nginx_accepts(), "{b:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn syn_backlog_matches_kernel() {
+        assert_eq!(syn_backlog_default(ByteSize::gib(1)), 128);
+        assert_eq!(syn_backlog_default(ByteSize::gib(8)), 512);
+        assert_eq!(syn_backlog_default(ByteSize::gib(64)), 4096);
+    }
+}
