@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Installs what the build and the tests need, skipping everything already present.
+# Idempotent: a second run installs nothing. Downloads only from the package registries
+# (Debian, crates.io, npm, PyPI); never from anywhere else.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+say() { printf '\033[1msetup:\033[0m %s\n' "$*"; }
+
+# --- Debian packages -------------------------------------------------------------------
+# nginx 1.22 with the brotli modules (the real nginx -t in the tests), openssl (test
+# certificates), chromium + chromedriver (browser tests), brotli (size reports),
+# wrk + hyperfine (benchmarks), python3-venv (gixy-ng and crossplane).
+# Never binaryen: Debian's 108 corrupts current wasm-bindgen output (see README).
+packages=(nginx libnginx-mod-http-brotli-filter libnginx-mod-http-brotli-static openssl
+          chromium chromium-driver brotli wrk hyperfine python3-venv iproute2 curl)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  say "installing Debian packages: ${missing[*]}"
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+# The service the package starts is not ours: the tests run their own nginx processes.
+if command -v systemctl >/dev/null 2>&1 && systemctl is-active --quiet nginx 2>/dev/null; then
+  systemctl stop nginx || true
+fi
+
+# --- Rust ------------------------------------------------------------------------------
+if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
+  say "adding the wasm32-unknown-unknown target"
+  rustup target add wasm32-unknown-unknown || {
+    echo "setup: FATAL: cannot add the wasm32-unknown-unknown target (rustup target add failed)" >&2
+    exit 1
+  }
+fi
+
+# cargo install TOOL VERSION-CHECK ARGS…: skipped when `TOOL --version` already matches.
+cargo_tool() {
+  local bin=$1 want=$2; shift 2
+  if command -v "$bin" >/dev/null 2>&1 && "$bin" --version 2>/dev/null | grep -q -- "$want"; then
+    return
+  fi
+  say "cargo install $* (several minutes, once)"
+  cargo install --quiet "$@"
+}
+# The wasm-bindgen CLI must equal the wasm-bindgen crate in Cargo.lock.
+wb_version=$(grep -A1 '^name = "wasm-bindgen"$' Cargo.lock 2>/dev/null | sed -n 's/^version = "\(.*\)"/\1/p' | head -1)
+wb_version=${wb_version:-0.2.130}
+cargo_tool trunk "trunk 0.21.14" --locked trunk --version 0.21.14
+# No --locked: its own lockfile names a crate version the registry no longer has.
+cargo_tool wasm-bindgen "wasm-bindgen $wb_version" wasm-bindgen-cli --version "$wb_version"
+cargo_tool wasm-pack "wasm-pack" --locked wasm-pack
+
+# --- npm: wasm-opt (binaryen 132) and playwright-core ---------------------------------------
+if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] \
+   || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  say "npm ci"
+  npm ci --no-audit --no-fund --silent
+fi
+
+# --- crates for offline builds (trunk runs cargo with --offline) ---------------------------
+cargo fetch --quiet
+
+say "ready"
