@@ -6,6 +6,7 @@
 mod explain;
 mod json;
 mod nginx;
+mod script;
 mod site;
 mod sysctl;
 mod systemd;
@@ -13,6 +14,7 @@ mod systemd;
 pub use explain::{explain_directive, explain_table, known_names, summary};
 pub use json::{JsonPlan, SCHEMA_VERSION, json};
 pub use nginx::nginx_conf;
+pub use script::install_script;
 pub use site::site;
 pub use sysctl::sysctl;
 pub use systemd::systemd;
@@ -40,6 +42,8 @@ choice! {
         Json = "json",
         /// A human explanation of every value.
         Explain = "explain",
+        /// A shell script that installs the files with backups, tests and reloads.
+        Script = "script",
     }
 }
 
@@ -90,6 +94,7 @@ pub fn render(plan: &Plan, format: Format) -> String {
         Format::Systemd => systemd(plan),
         Format::Json => json(plan),
         Format::Explain => explain_table(plan),
+        Format::Script => install_script(plan),
     }
 }
 
