@@ -84,6 +84,7 @@ choice! {
 
 /// A number as it arrives: JSON gives integers, forms and flags give text.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(tsify::Tsify))]
 #[serde(untagged)]
 pub enum Scalar {
     /// A JSON integer.
@@ -100,6 +101,7 @@ impl From<u32> for Scalar {
 
 /// Inputs as they arrive from a front end, before validation. Also the JSON input schema.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(tsify::Tsify))]
 #[serde(deny_unknown_fields)]
 #[allow(missing_docs, reason = "documented in docs/inputs.md and by Inputs")]
 pub struct RawInputs {
@@ -155,6 +157,7 @@ pub struct RawInputs {
 
 /// One input that is not acceptable.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(tsify::Tsify))]
 pub struct InputError {
     /// The input's name in the JSON schema (`ram`, `server_names`, …); `input` for a
     /// document that is not JSON at all.

@@ -13,6 +13,7 @@ use crate::tuning::{self, Tuning};
 
 /// Which server block of the site a setting belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[cfg_attr(feature = "ts", derive(tsify::Tsify))]
 #[serde(rename_all = "snake_case")]
 pub enum ServerRole {
     /// Plain-HTTP catch-all: answers requests for unknown host names with 444.
@@ -32,6 +33,7 @@ impl ServerRole {
 
 /// Which location of a server block a setting belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[cfg_attr(feature = "ts", derive(tsify::Tsify))]
 #[serde(rename_all = "snake_case")]
 pub enum LocationRole {
     /// ACME HTTP-01 challenges, kept on plain HTTP for certificate renewal.
@@ -51,6 +53,7 @@ impl LocationRole {
 
 /// Where a setting goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(tsify::Tsify))]
 #[serde(tag = "context", rename_all = "snake_case")]
 pub enum Scope {
     /// nginx.conf, main context.
@@ -81,6 +84,7 @@ pub enum Scope {
 
 /// Why a value is what it is.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(tsify::Tsify))]
 pub struct Reason {
     /// Stable key of this explanation (for translations and `explain`).
     pub id: &'static str,
@@ -120,6 +124,7 @@ impl Setting {
 
 /// Something commonly set that nginx-gen leaves at its default, and why.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(tsify::Tsify))]
 pub struct Omitted {
     /// Directive or sysctl key.
     pub name: &'static str,
@@ -129,6 +134,7 @@ pub struct Omitted {
 
 /// Something the user should know about these inputs.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(tsify::Tsify))]
 pub struct Warning {
     /// Stable key.
     pub id: &'static str,
@@ -141,6 +147,7 @@ pub struct Warning {
 
 /// What limits the number of concurrent clients.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(tsify::Tsify))]
 #[serde(rename_all = "snake_case")]
 pub enum Limit {
     /// The target derived from the vCPUs.
@@ -155,6 +162,7 @@ pub enum Limit {
 
 /// The capacity estimate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(tsify::Tsify))]
 pub struct Capacity {
     /// Concurrent client connections the configuration is sized for.
     pub clients: u32,

@@ -12,11 +12,13 @@ pub const SCHEMA_VERSION: u32 = 1;
 
 /// One setting in the JSON document: where it goes, what it is and why.
 #[derive(Debug, Serialize)]
+#[cfg_attr(feature = "ts", derive(tsify::Tsify))]
 pub struct JsonSetting<'a> {
     /// The file it is written to.
     pub file: String,
     /// Where in that file.
     #[serde(flatten)]
+    #[cfg_attr(feature = "ts", tsify(type = "Scope"))] // a union: intersect, not `extends`
     pub scope: Scope,
     /// Directive, sysctl or systemd setting.
     pub name: &'a str,
@@ -29,6 +31,7 @@ pub struct JsonSetting<'a> {
 
 /// The JSON document.
 #[derive(Debug, Serialize)]
+#[cfg_attr(feature = "ts", derive(tsify::Tsify))]
 pub struct JsonPlan<'a> {
     /// [`SCHEMA_VERSION`].
     pub schema_version: u32,

@@ -49,6 +49,7 @@ choice! {
 
 /// A file to install.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(tsify::Tsify))]
 pub struct File {
     /// Absolute path on the target machine.
     pub path: String,

@@ -1,0 +1,243 @@
+//! # nginx-gen for JavaScript
+//!
+//! Thin wasm-bindgen bindings over [`nginx_gen_core`]: every function reads the same JSON
+//! input document as the CLI's `--input`, and `generate` returns the same document as the
+//! CLI's `--format json` (plus the files). Values cross the boundary as JSON text, written
+//! by `serde_json` exactly as the CLI writes them and read by the engine's `JSON.parse`, so
+//! the objects are identical to what the CLI prints.
+//!
+//! Invalid input never panics: it throws a JS `Error` whose `field`, `accepted` and `errors`
+//! properties come from core's [`InputErrors`].
+//!
+//! TypeScript: the `.d.ts` that wasm-pack writes is generated. Core's serde types derive
+//! `tsify::Tsify` under its `ts` feature; the few types defined here derive it too, and the
+//! functions name those types with `unchecked_*_type`. Where the bindings live and why:
+//! docs/wasm.md.
+
+use nginx_gen_core::render::{self, File, Format, JsonPlan, SCHEMA_VERSION};
+use nginx_gen_core::{
+    InputError, InputErrors, Inputs, Lang, Layout, Plan, RawInputs, TlsProfile, Workload,
+};
+use serde::Serialize;
+use serde::ser::SerializeMap;
+use tsify::Tsify;
+use wasm_bindgen::prelude::*;
+
+/// What `generate()` returns: the CLI's `--format json` document with the files added.
+#[derive(Debug, Serialize, Tsify)]
+pub struct Generated<'a> {
+    /// The document the CLI prints with `--format json` (same fields, same values).
+    #[serde(flatten)]
+    pub document: JsonPlan<'a>,
+    /// Path → contents of every file, in the order the CLI writes them.
+    #[tsify(type = "Record<string, string>")]
+    pub files: Files,
+}
+
+/// The files of a plan as one JSON object (path → contents), in render order.
+#[derive(Debug)]
+pub struct Files(pub Vec<File>);
+
+impl Serialize for Files {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(Some(self.0.len()))?;
+        for f in &self.0 {
+            map.serialize_entry(&f.path, &f.contents)?;
+        }
+        map.end()
+    }
+}
+
+/// The properties of the `Error` thrown for invalid input (besides `message` and `name`).
+#[derive(Debug, Serialize, Tsify)]
+pub struct InputFailure {
+    /// Field of the first problem (`ram`, `server_names`, …; `input` for a document that
+    /// is not a JSON object, `format` or `directive` for the other arguments).
+    pub field: String,
+    /// What would be accepted for that field.
+    pub accepted: String,
+    /// Every problem found, each naming its field.
+    pub errors: Vec<InputError>,
+}
+
+/// The accepted names of every closed choice, for building forms.
+#[derive(Debug, Serialize, Tsify)]
+pub struct Choices {
+    /// `workload` values.
+    pub workload: &'static [&'static str],
+    /// `layout` values.
+    pub layout: &'static [&'static str],
+    /// `tls_profile` values.
+    pub tls_profile: &'static [&'static str],
+    /// `lang` values.
+    pub lang: &'static [&'static str],
+    /// `render()` formats (the CLI's `--format`).
+    pub format: &'static [&'static str],
+}
+
+/// Serialises with `serde_json` (as the CLI does) and parses the text in JS.
+fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
+    let text = serde_json::to_string(value).map_err(|e| js_sys::Error::new(&e.to_string()))?;
+    js_sys::JSON::parse(&text)
+}
+
+/// The JS `Error` for invalid input: message lists every problem; properties name them.
+fn input_error(errors: &InputErrors) -> JsValue {
+    let err = js_sys::Error::new(&format!("nginx-gen: invalid input\n{errors}"));
+    err.set_name("InputError");
+    let first = errors.0.first();
+    let failure = InputFailure {
+        field: first.map_or_else(|| "input".to_owned(), |e| e.field.clone()),
+        accepted: first.map(|e| e.accepted.clone()).unwrap_or_default(),
+        errors: errors.0.clone(),
+    };
+    if let Ok(props) = to_js(&failure) {
+        js_sys::Object::assign(err.as_ref(), props.unchecked_ref());
+    }
+    err.into()
+}
+
+fn one_error(field: &str, message: String, accepted: String) -> JsValue {
+    input_error(&InputErrors(vec![InputError {
+        field: field.to_owned(),
+        message,
+        accepted,
+    }]))
+}
+
+/// Reads the inputs argument: a `RawInputs` object, its JSON text, or nothing (defaults).
+fn raw_inputs(inputs: &JsValue) -> Result<RawInputs, JsValue> {
+    if inputs.is_undefined() || inputs.is_null() {
+        return Ok(RawInputs::default());
+    }
+    let text = match inputs.as_string() {
+        Some(text) => text,
+        None if inputs.is_object() && !js_sys::Array::is_array(inputs) => {
+            js_sys::JSON::stringify(inputs)
+                .map(String::from)
+                .map_err(|_| {
+                    one_error(
+                        "input",
+                        "cannot be written as JSON".into(),
+                        accepted_document(),
+                    )
+                })?
+        }
+        None => {
+            return Err(one_error(
+                "input",
+                "is not an object".into(),
+                accepted_document(),
+            ));
+        }
+    };
+    RawInputs::from_json(&text).map_err(|e| input_error(&e))
+}
+
+fn accepted_document() -> String {
+    "an object (or its JSON text) with the fields listed in docs/inputs.md".to_owned()
+}
+
+fn plan_of(raw: &RawInputs) -> Result<Plan, JsValue> {
+    Inputs::from_raw(raw)
+        .map(|i| Plan::new(&i))
+        .map_err(|e| input_error(&e))
+}
+
+/// Every file, the plan, capacity and warnings for `inputs` (the CLI's `--format json`
+/// document plus `files`). Without `vcpu`/`ram` the defaults (4 vCPU, 8G) are used, as
+/// with the CLI's `--no-detect`.
+#[wasm_bindgen(unchecked_return_type = "Generated")]
+pub fn generate(
+    #[wasm_bindgen(unchecked_param_type = "RawInputs | string")] inputs: &JsValue,
+) -> Result<JsValue, JsValue> {
+    let plan = plan_of(&raw_inputs(inputs)?)?;
+    to_js(&Generated {
+        document: JsonPlan::new(&plan),
+        files: Files(render::files(&plan)),
+    })
+}
+
+/// One output as text, exactly as the CLI prints it with `--format FORMAT`.
+#[wasm_bindgen]
+pub fn render(
+    #[wasm_bindgen(unchecked_param_type = "RawInputs | string")] inputs: &JsValue,
+    format: &str,
+) -> Result<String, JsValue> {
+    let format: Format = format.parse().map_err(|()| {
+        one_error(
+            "format",
+            format!("'{format}' is not a format"),
+            format!("one of {}", Format::NAMES.join(", ")),
+        )
+    })?;
+    let plan = plan_of(&raw_inputs(inputs)?)?;
+    Ok(render::render(&plan, format))
+}
+
+/// The capacity summary and warnings the CLI prints after the files.
+#[wasm_bindgen]
+pub fn summary(
+    #[wasm_bindgen(unchecked_param_type = "RawInputs | string")] inputs: &JsValue,
+) -> Result<String, JsValue> {
+    Ok(render::summary(&plan_of(&raw_inputs(inputs)?)?))
+}
+
+/// What nginx-gen says about one directive, sysctl or limit, as `nginx-gen explain NAME`
+/// prints it. `lang` (optional) overrides the inputs' language; `inputs` (optional)
+/// describes the machine, the defaults otherwise.
+#[wasm_bindgen]
+pub fn explain(
+    directive: &str,
+    lang: Option<String>,
+    #[wasm_bindgen(unchecked_param_type = "RawInputs | string | undefined")] inputs: &JsValue,
+) -> Result<String, JsValue> {
+    let mut raw = raw_inputs(inputs)?;
+    if lang.is_some() {
+        raw.lang = lang;
+    }
+    let plan = plan_of(&raw)?;
+    render::explain_directive(&plan, directive).ok_or_else(|| {
+        one_error(
+            "directive",
+            format!("nginx-gen writes no '{directive}' for these inputs"),
+            format!("one of {}", render::known_names(&plan).join(", ")),
+        )
+    })
+}
+
+/// The default inputs as a complete document (4 vCPU, 8G, static).
+#[wasm_bindgen(unchecked_return_type = "RawInputs")]
+pub fn defaults() -> Result<JsValue, JsValue> {
+    to_js(&Inputs::default().to_raw())
+}
+
+/// The accepted names of every closed choice (`workload`, `layout`, `tls_profile`, `lang`, `format`).
+#[wasm_bindgen(unchecked_return_type = "Choices")]
+pub fn choices() -> Result<JsValue, JsValue> {
+    to_js(&Choices {
+        workload: Workload::NAMES,
+        layout: Layout::NAMES,
+        tls_profile: TlsProfile::NAMES,
+        lang: Lang::NAMES,
+        format: Format::NAMES,
+    })
+}
+
+/// Version of the JSON document's layout (`schema_version` in `generate()`'s result).
+#[wasm_bindgen(js_name = schemaVersion)]
+pub fn schema_version() -> u32 {
+    SCHEMA_VERSION
+}
+
+/// nginx-gen's version (the `generator` field).
+#[wasm_bindgen]
+pub fn version() -> String {
+    nginx_gen_core::VERSION.to_owned()
+}
+
+/// Version of the tuning rules (the `policy_version` field).
+#[wasm_bindgen(js_name = policyVersion)]
+pub fn policy_version() -> String {
+    nginx_gen_core::POLICY_VERSION.to_owned()
+}
