@@ -1,0 +1,411 @@
+//! The nginx configurations under test, each written into its own prefix directory.
+//!
+//! - `stock`: Debian's `/etc/nginx/nginx.conf` and default site, changed only in paths
+//!   (pid, logs, temp directories, the site include), the listen port and the worker count;
+//! - `guide`: the seed guide's hand-tuned file (`bench/guide/`);
+//! - `nginx-gen`: the core library's output for this machine (Debian layout, the detected
+//!   nginx and OpenSSL versions, the CPUs and RAM the run gives nginx), changed only in paths;
+//! - `--patch NAME='directive args; …'`: nginx-gen's output with directives replaced (to test
+//!   a candidate rule change);
+//! - `--extra NAME=FILE`: any nginx.conf template (placeholders as in `bench/guide/nginx.conf`).
+
+use std::fmt::Write as _;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use nginx_gen_core::{Inputs, Plan, RawInputs, render};
+
+const GUIDE_MAIN: &str = include_str!("../guide/nginx.conf");
+const GUIDE_STATIC: &str = include_str!("../guide/static.conf");
+const GUIDE_TLS: &str = include_str!("../guide/tls.conf");
+const GUIDE_PROXY: &str = include_str!("../guide/proxy.conf");
+const STOCK_STATIC: &str = include_str!("../stock/static.conf");
+const STOCK_TLS: &str = include_str!("../stock/tls.conf");
+const STOCK_PROXY: &str = include_str!("../stock/proxy.conf");
+const STOCK_MAIN: &str = "/etc/nginx/nginx.conf";
+
+/// Which server the instance runs: plain static files, the same over TLS, or a reverse proxy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Family {
+    Static,
+    Tls,
+    Proxy,
+}
+
+impl Family {
+    pub const ALL: [Self; 3] = [Self::Static, Self::Tls, Self::Proxy];
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Static => "static",
+            Self::Tls => "tls",
+            Self::Proxy => "proxy",
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub enum Kind {
+    Stock,
+    Guide,
+    Gen,
+    /// nginx-gen's output with these `name args` directives replaced or added.
+    Patched(Vec<(String, String)>),
+    /// A template file, with the guide's server blocks.
+    Extra(PathBuf),
+}
+
+#[derive(Debug, Clone)]
+pub struct Variant {
+    pub name: String,
+    pub kind: Kind,
+}
+
+impl Variant {
+    pub fn builtin() -> Vec<Self> {
+        vec![
+            Self {
+                name: "stock".into(),
+                kind: Kind::Stock,
+            },
+            Self {
+                name: "guide".into(),
+                kind: Kind::Guide,
+            },
+            Self {
+                name: "nginx-gen".into(),
+                kind: Kind::Gen,
+            },
+        ]
+    }
+
+    /// `NAME=directive args; directive args` → a patched nginx-gen variant.
+    pub fn parse_patch(spec: &str) -> Result<Self, String> {
+        let (name, body) = spec
+            .split_once('=')
+            .ok_or("--patch wants NAME='directive args; …'")?;
+        let mut list = Vec::new();
+        for d in body.split(';').map(str::trim).filter(|d| !d.is_empty()) {
+            let (n, a) = d.split_once(char::is_whitespace).unwrap_or((d, ""));
+            list.push((n.to_string(), a.trim().to_string()));
+        }
+        if list.is_empty() {
+            return Err(format!("--patch {name}: no directives"));
+        }
+        Ok(Self {
+            name: name.to_string(),
+            kind: Kind::Patched(list),
+        })
+    }
+
+    pub fn parse_extra(spec: &str) -> Result<Self, String> {
+        let (name, file) = spec.split_once('=').ok_or("--extra wants NAME=FILE")?;
+        if !Path::new(file).is_file() {
+            return Err(format!("--extra {name}: {file} is not a file"));
+        }
+        Ok(Self {
+            name: name.to_string(),
+            kind: Kind::Extra(PathBuf::from(file)),
+        })
+    }
+}
+
+/// What every configuration shares: where things are and what the machine gives nginx.
+#[derive(Debug, Clone)]
+pub struct Env {
+    pub site: PathBuf,
+    pub addr: String,
+    pub cert: PathBuf,
+    pub key: PathBuf,
+    pub upstream: String,
+    pub workers: usize,
+    pub ram: String,
+    pub nginx_version: String,
+    pub openssl_version: String,
+}
+
+/// A written configuration: its main file and the file limit its service would get.
+#[derive(Debug)]
+pub struct Written {
+    pub conf: PathBuf,
+    /// (soft, hard) RLIMIT_NOFILE of the master, as its systemd unit would set it.
+    pub nofile: (u64, u64),
+}
+
+fn temp_paths(prefix: &str) -> String {
+    ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"]
+        .iter()
+        .map(|t| format!("{t}_temp_path {prefix}/temp/{t};"))
+        .collect::<Vec<_>>()
+        .join("\n    ")
+}
+
+fn fill(template: &str, prefix: &str, env: &Env, port: u16) -> String {
+    template
+        .replace("{{PREFIX}}", prefix)
+        .replace("{{WORKERS}}", &env.workers.to_string())
+        .replace("{{TEMP_PATHS}}", &temp_paths(prefix))
+        .replace("{{ADDR}}", &env.addr)
+        .replace("{{PORT}}", &port.to_string())
+        .replace("{{ROOT}}", &env.site.to_string_lossy())
+        .replace("{{CERT}}", &env.cert.to_string_lossy())
+        .replace("{{KEY}}", &env.key.to_string_lossy())
+        .replace("{{UPSTREAM}}", &env.upstream)
+}
+
+/// systemd's defaults for a unit without LimitNOFILE (Debian's nginx.service has none).
+pub const SYSTEMD_NOFILE: (u64, u64) = (1024, 524_288);
+
+/// nginx-gen's inputs for this instance.
+pub fn gen_inputs(env: &Env, family: Family, port: u16) -> Result<Inputs, String> {
+    let mut raw = serde_json::json!({
+        "vcpu": env.workers,
+        "ram": env.ram,
+        "layout": "debian",
+        "nginx_version": env.nginx_version,
+        "openssl_version": env.openssl_version,
+        "root": env.site,
+        "server_names": ["bench.test", env.addr],
+        "workload": if family == Family::Proxy { "proxy" } else { "static" },
+    });
+    match family {
+        Family::Static => raw["listen"] = format!("{}:{port}", env.addr).into(),
+        Family::Tls => {
+            // The plain port only redirects; the TLS port is the one under test.
+            raw["listen"] = format!("{}:{}", env.addr, port + 1).into();
+            raw["tls"] = true.into();
+            raw["tls_port"] = port.into();
+            raw["tls_cert"] = env.cert.to_string_lossy().to_string().into();
+            raw["tls_key"] = env.key.to_string_lossy().to_string().into();
+        }
+        Family::Proxy => {
+            raw["listen"] = format!("{}:{port}", env.addr).into();
+            raw["upstreams"] = serde_json::json!([env.upstream]);
+        }
+    }
+    let raw =
+        RawInputs::from_json(&raw.to_string()).map_err(|e| format!("nginx-gen inputs: {e:?}"))?;
+    Inputs::from_raw(&raw).map_err(|e| format!("nginx-gen inputs: {e:?}"))
+}
+
+/// Adapts a rendered file's absolute paths to the prefix (the only change made to it).
+fn relocate(text: &str, prefix: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 256);
+    for line in text.lines() {
+        let l = line
+            .replace("/var/log/nginx/", &format!("{prefix}/logs/"))
+            .replace("/run/nginx.pid", &format!("{prefix}/nginx.pid"));
+        out.push_str(&l);
+        out.push('\n');
+        if line.trim() == "http {" {
+            let _ = writeln!(out, "    {}", temp_paths(prefix));
+        }
+    }
+    out
+}
+
+fn patch(text: &str, directives: &[(String, String)]) -> (String, Vec<usize>) {
+    let mut hits = vec![0; directives.len()];
+    let mut out = String::with_capacity(text.len());
+    for line in text.lines() {
+        let t = line.trim_start();
+        let indent = &line[..line.len() - t.len()];
+        let mut replaced = false;
+        for (i, (name, args)) in directives.iter().enumerate() {
+            let bare = name.trim_start_matches('-');
+            if t.split_whitespace().next() == Some(bare) && t.ends_with(';') {
+                hits[i] += 1;
+                replaced = true;
+                if !name.starts_with('-') {
+                    let _ = writeln!(out, "{indent}{bare} {args}; # patched by nginx-gen-bench");
+                }
+                break;
+            }
+        }
+        if !replaced {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    (out, hits)
+}
+
+/// Writes `variant`'s configuration for `family` under `prefix`.
+pub fn write(
+    variant: &Variant,
+    family: Family,
+    env: &Env,
+    prefix: &Path,
+    port: u16,
+) -> Result<Written, String> {
+    let p = prefix.to_string_lossy().to_string();
+    for d in ["logs", "temp", "sites", "conf.d"] {
+        fs::create_dir_all(prefix.join(d)).map_err(|e| format!("{}: {e}", prefix.display()))?;
+    }
+    let conf = prefix.join("nginx.conf");
+    let io = |e: std::io::Error| format!("{}: {e}", conf.display());
+    let guide_server = match family {
+        Family::Static => GUIDE_STATIC,
+        Family::Tls => GUIDE_TLS,
+        Family::Proxy => GUIDE_PROXY,
+    };
+    match &variant.kind {
+        Kind::Stock => {
+            let main = fs::read_to_string(STOCK_MAIN).map_err(|e| format!("{STOCK_MAIN}: {e}"))?;
+            let mut text = relocate(&main, &p)
+                .replace(
+                    "worker_processes auto;",
+                    &format!("worker_processes {};", env.workers),
+                )
+                .replace(
+                    "include /etc/nginx/conf.d/*.conf;",
+                    &format!("include {p}/sites/*.conf;"),
+                )
+                .replace(
+                    "include /etc/nginx/sites-enabled/*;",
+                    "# (sites-enabled: replaced by the benchmark's site)",
+                );
+            if !text.contains(&format!("include {p}/sites/*.conf;")) {
+                return Err(format!(
+                    "{STOCK_MAIN}: no `include /etc/nginx/conf.d/*.conf;` to point at the site"
+                ));
+            }
+            text.insert_str(0, "# Debian's /etc/nginx/nginx.conf; only paths and worker_processes changed by nginx-gen-bench.\n");
+            let site = match family {
+                Family::Static => STOCK_STATIC,
+                Family::Tls => STOCK_TLS,
+                Family::Proxy => STOCK_PROXY,
+            };
+            fs::write(prefix.join("sites/site.conf"), fill(site, &p, env, port)).map_err(io)?;
+            fs::write(&conf, text).map_err(io)?;
+            Ok(Written {
+                conf,
+                nofile: SYSTEMD_NOFILE,
+            })
+        }
+        Kind::Guide | Kind::Extra(_) => {
+            let template = match &variant.kind {
+                Kind::Extra(file) => {
+                    fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?
+                }
+                _ => GUIDE_MAIN.to_string(),
+            };
+            let text = fill(&template, &p, env, port).replace(
+                "{{SERVERS}}",
+                &fill(guide_server, &p, env, port).replace('\n', "\n    "),
+            );
+            fs::write(&conf, text).map_err(io)?;
+            // The guide also sets LimitNOFILE=65535 in its unit.
+            let nofile = if matches!(variant.kind, Kind::Guide) {
+                (65_535, 65_535)
+            } else {
+                SYSTEMD_NOFILE
+            };
+            Ok(Written { conf, nofile })
+        }
+        Kind::Gen | Kind::Patched(_) => {
+            let plan = Plan::new(&gen_inputs(env, family, port)?);
+            let mut nofile = SYSTEMD_NOFILE;
+            let directives = match &variant.kind {
+                Kind::Patched(d) => d.clone(),
+                _ => Vec::new(),
+            };
+            let mut hits = vec![0; directives.len()];
+            for f in render::files(&plan) {
+                let target = if f.path.ends_with("/nginx.conf") {
+                    conf.clone()
+                } else if let Some(site) = f.path.strip_prefix("/etc/nginx/") {
+                    prefix.join(site)
+                } else {
+                    if let Some(v) = f
+                        .contents
+                        .lines()
+                        .find_map(|l| l.strip_prefix("LimitNOFILE="))
+                    {
+                        let n: u64 = v.trim().parse().unwrap_or(SYSTEMD_NOFILE.1);
+                        nofile = (n, n);
+                    }
+                    continue;
+                };
+                let (text, h) = patch(&relocate(&f.contents, &p), &directives);
+                hits.iter_mut().zip(h).for_each(|(a, b)| *a += b);
+                if let Some(dir) = target.parent() {
+                    fs::create_dir_all(dir).map_err(io)?;
+                }
+                fs::write(&target, text).map_err(io)?;
+            }
+            // Directives the output does not have yet go into http {}.
+            let missing: Vec<String> = directives
+                .iter()
+                .zip(&hits)
+                .filter(|(d, h)| **h == 0 && !d.0.starts_with('-'))
+                .map(|(d, _)| format!("    {} {}; # added by nginx-gen-bench", d.0, d.1))
+                .collect();
+            if !missing.is_empty() {
+                let text = fs::read_to_string(&conf).map_err(io)?;
+                let text =
+                    text.replacen("http {\n", &format!("http {{\n{}\n", missing.join("\n")), 1);
+                fs::write(&conf, text).map_err(io)?;
+            }
+            Ok(Written { conf, nofile })
+        }
+    }
+}
+
+/// The upstream application for the proxy scenario: a plain nginx serving the same site.
+pub fn write_upstream(env: &Env, prefix: &Path, addr_port: &str) -> Result<PathBuf, String> {
+    let p = prefix.to_string_lossy();
+    for d in ["logs", "temp"] {
+        fs::create_dir_all(prefix.join(d)).map_err(|e| e.to_string())?;
+    }
+    let text = format!(
+        "# The upstream application of the proxy scenario (not under test).\n\
+         worker_processes 1;\npid {p}/nginx.pid;\nerror_log {p}/logs/error.log;\n\
+         events {{ worker_connections 4096; }}\n\
+         http {{\n    {}\n    include /etc/nginx/mime.types;\n    access_log off;\n    sendfile on;\n\
+         keepalive_requests 100000;\n    open_file_cache max=100;\n\
+         server {{\n        listen {addr_port} backlog=4096;\n        root {};\n    }}\n}}\n",
+        temp_paths(&p),
+        env.site.display()
+    );
+    let conf = prefix.join("nginx.conf");
+    fs::write(&conf, text).map_err(|e| e.to_string())?;
+    Ok(conf)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn patch_replaces_removes_and_counts() {
+        let text = "http {\n    gzip_comp_level 1;\n    keepalive_timeout 30s;\n}\n";
+        let d = vec![
+            ("gzip_comp_level".to_string(), "5".to_string()),
+            ("-keepalive_timeout".to_string(), String::new()),
+            ("x".to_string(), "1".to_string()),
+        ];
+        let (out, hits) = patch(text, &d);
+        assert!(out.contains("    gzip_comp_level 5; # patched"));
+        assert!(!out.contains("keepalive_timeout"));
+        assert_eq!(hits, vec![1, 1, 0]);
+    }
+
+    #[test]
+    fn relocate_moves_paths_and_adds_temp_dirs() {
+        let out = relocate(
+            "pid /run/nginx.pid;\nhttp {\n    access_log /var/log/nginx/access.log;\n}\n",
+            "/tmp/x",
+        );
+        assert!(out.contains("pid /tmp/x/nginx.pid;"));
+        assert!(out.contains("access_log /tmp/x/logs/access.log;"));
+        assert!(out.contains("proxy_temp_path /tmp/x/temp/proxy;"));
+    }
+
+    #[test]
+    fn patch_spec_parses() {
+        let v = Variant::parse_patch("gen-l5=gzip_comp_level 5; -gzip_static").expect("valid");
+        assert_eq!(v.name, "gen-l5");
+        assert!(matches!(v.kind, Kind::Patched(ref d) if d.len() == 2 && d[1].0 == "-gzip_static"));
+        assert!(Variant::parse_patch("nothing").is_err());
+    }
+}

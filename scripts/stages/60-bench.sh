@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Benchmark harness smoke test: `nginx-gen-bench --quick` (≤ 30 s of load) starts Debian's
+# nginx with the stock, guide and nginx-gen configurations on loopback ports, checks each
+# answers 200, loads each once with wrk and fails only when the harness breaks (nginx does
+# not start, wrk fails, a request errors). Performance numbers are results, not tests: the
+# full run (`cargo run --release -p nginx-gen-bench -- --shaped`) writes docs/benchmarks.md.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+if [ "$(id -u)" -ne 0 ]; then
+  echo "60-bench: FATAL: needs root (binds ports, runs nginx workers as www-data)" >&2
+  exit 1
+fi
+for tool in /usr/sbin/nginx wrk taskset prlimit openssl curl ip; do
+  command -v "$tool" >/dev/null 2>&1 || { echo "60-bench: FATAL: $tool missing (scripts/setup.sh installs it)" >&2; exit 1; }
+done
+# The harness pins nginx and wrk to different CPUs when there are two.
+if [ "$(nproc)" -ge 2 ]; then cpus=(--nginx-cpus 0 --wrk-cpus 1); else cpus=(--nginx-cpus 0 --wrk-cpus 0); fi
+cargo build --locked -p nginx-gen-bench
+out=tests/artifacts/bench-quick.md
+rm -f "$out"
+timeout 120 target/debug/nginx-gen-bench --quick "${cpus[@]}" --out "$out"
+test -s "$out" && test -s "${out%.md}.svg"
