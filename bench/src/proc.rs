@@ -191,7 +191,7 @@ impl Launch {
     }
 }
 
-/// This process's hard RLIMIT_NOFILE (from /proc/self/limits).
+/// This process's hard `RLIMIT_NOFILE` (from /proc/self/limits).
 pub fn hard_nofile() -> u64 {
     fs::read_to_string("/proc/self/limits")
         .ok()

@@ -292,7 +292,7 @@ fn fmt_int(v: f64) -> String {
     let s = n.to_string();
     let mut out = String::new();
     for (i, ch) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(ch);
@@ -301,6 +301,7 @@ fn fmt_int(v: f64) -> String {
 }
 
 /// Renders the generated section (tables) of the report.
+#[allow(clippy::too_many_lines, reason = "one linear document")]
 pub fn markdown(modes: &[ModeResult], variants: &[Variant], meta: &Meta, svg_name: &str) -> String {
     let mut o = String::new();
     let _ = writeln!(o, "{START}\n");

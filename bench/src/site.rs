@@ -2,6 +2,7 @@
 //! CSS, ≈150 KB of JavaScript and a few images (incompressible bytes behind real PNG/JPEG
 //! signatures, like real images are to gzip).
 
+use std::fmt::Write as _;
 use std::fs;
 use std::io;
 use std::path::Path;
@@ -137,10 +138,11 @@ pub fn html(target: usize) -> String {
          <header class=\"site-header\"><img src=\"/img/logo.png\" alt=\"logo\" width=\"120\" height=\"40\">\n<nav><ul>\n",
     );
     for i in 0..8 {
-        out.push_str(&format!(
+        let _ = write!(
+            out,
             "<li><a href=\"/section/{i}/\">{}</a></li>\n",
             ident(&mut rng)
-        ));
+        );
     }
     out.push_str(
         "</ul></nav></header>\n<main>\n<img class=\"hero\" src=\"/img/hero.jpg\" alt=\"\">\n",
@@ -148,11 +150,12 @@ pub fn html(target: usize) -> String {
     let mut n = 0;
     while out.len() < target.saturating_sub(200) {
         n += 1;
-        out.push_str(&format!(
+        let _ = write!(
+            out,
             "<article class=\"card {}\" id=\"post-{n}\">\n<h2>{}</h2>\n",
             ident(&mut rng),
             sentence(&mut rng, 3, 7)
-        ));
+        );
         for _ in 0..2 + rng.below(3) {
             out.push_str("<p>");
             for _ in 0..2 + rng.below(4) {
@@ -161,10 +164,11 @@ pub fn html(target: usize) -> String {
             }
             out.push_str("</p>\n");
         }
-        out.push_str(&format!(
+        let _ = write!(
+            out,
             "<a class=\"more\" href=\"/posts/{n}/\">Read more</a>\n<img src=\"/img/icon-{}.png\" alt=\"\" width=\"24\" height=\"24\">\n</article>\n",
             n % 3
-        ));
+        );
     }
     out.push_str("</main>\n<footer><p>Generated fixture for nginx-gen-bench.</p></footer>\n</body>\n</html>\n");
     out
@@ -189,7 +193,7 @@ pub fn css(target: usize) -> String {
     ];
     let mut out = String::from(":root{--accent:#3366cc;--text:#222;--muted:#666}\n");
     while out.len() < target {
-        out.push_str(&format!(".{} .{}{{", ident(&mut rng), ident(&mut rng)));
+        let _ = write!(out, ".{} .{}{{", ident(&mut rng), ident(&mut rng));
         for _ in 0..3 + rng.below(5) {
             let p = props[rng.below(props.len())];
             let v = match p {
@@ -198,7 +202,7 @@ pub fn css(target: usize) -> String {
                 "transition" => format!("opacity {}ms ease-in-out", 50 * (1 + rng.below(8))),
                 _ => format!("{}px", rng.below(48)),
             };
-            out.push_str(&format!("{p}:{v};"));
+            let _ = write!(out, "{p}:{v};");
         }
         out.push_str("}\n");
     }
@@ -213,7 +217,8 @@ pub fn js(target: usize) -> String {
         let f = camel(&mut rng);
         let a = camel(&mut rng);
         let b = camel(&mut rng);
-        out.push_str(&format!(
+        let _ = write!(
+            out,
             "  function {f}({a}, {b}) {{\n    const result = [];\n    for (let i = 0; i < {a}.length; i += {}) {{\n      if ({a}[i] && {a}[i].{} !== undefined) {{\n        result.push({{ key: \"{}\", value: {a}[i].{} * {} + ({b} || 0) }});\n      }}\n    }}\n    return result.length > {} ? result : null;\n  }}\n  window.{f} = {f};\n",
             1 + rng.below(3),
             rng.pick(WORDS),
@@ -221,7 +226,7 @@ pub fn js(target: usize) -> String {
             rng.pick(WORDS),
             rng.below(100),
             rng.below(10),
-        ));
+        );
     }
     out.push_str("})();\n");
     out

@@ -127,7 +127,7 @@ pub struct Env {
 #[derive(Debug)]
 pub struct Written {
     pub conf: PathBuf,
-    /// (soft, hard) RLIMIT_NOFILE of the master, as its systemd unit would set it.
+    /// (soft, hard) `RLIMIT_NOFILE` of the master, as its systemd unit would set it.
     pub nofile: (u64, u64),
 }
 
@@ -152,7 +152,7 @@ fn fill(template: &str, prefix: &str, env: &Env, port: u16) -> String {
         .replace("{{UPSTREAM}}", &env.upstream)
 }
 
-/// systemd's defaults for a unit without LimitNOFILE (Debian's nginx.service has none).
+/// systemd's defaults for a unit without `LimitNOFILE` (Debian's `nginx.service` has none).
 pub const SYSTEMD_NOFILE: (u64, u64) = (1024, 524_288);
 
 /// nginx-gen's inputs for this instance.
