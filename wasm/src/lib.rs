@@ -24,6 +24,7 @@ use tsify::Tsify;
 use wasm_bindgen::prelude::*;
 
 /// What `generate()` returns: the CLI's `--format json` document with the files added.
+/// (Describes the result for TypeScript; `generate` builds it from core's own JSON text.)
 #[derive(Debug, Serialize, Tsify)]
 pub struct Generated<'a> {
     /// The document the CLI prints with `--format json` (same fields, same values).
@@ -152,10 +153,14 @@ pub fn generate(
     #[wasm_bindgen(unchecked_param_type = "RawInputs | string")] inputs: &JsValue,
 ) -> Result<JsValue, JsValue> {
     let plan = plan_of(&raw_inputs(inputs)?)?;
-    to_js(&Generated {
-        document: JsonPlan::new(&plan),
-        files: Files(render::files(&plan)),
-    })
+    // The very text `nginx-gen --format json` prints, parsed by JS, plus the files.
+    let document = js_sys::JSON::parse(&render::json(&plan))?;
+    js_sys::Reflect::set(
+        &document,
+        &"files".into(),
+        &to_js(&Files(render::files(&plan)))?,
+    )?;
+    Ok(document)
 }
 
 /// One output as text, exactly as the CLI prints it with `--format FORMAT`.
