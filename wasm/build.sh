@@ -22,7 +22,7 @@ for target in "${targets[@]}"; do
   out="pkg-$target"
   [ "$target" = bundler ] && out=pkg
   echo "wasm/build.sh: wasm-pack build --target $target --out-dir wasm/$out"
-  wasm-pack --quiet build --mode no-install --release --target "$target" --out-dir "$out" wasm
+  wasm-pack --quiet build --mode no-install --release --target "$target" --out-dir "$out" wasm -- --locked
   node wasm/package.mjs "wasm/$out" "$target"
 done
 if [[ " ${targets[*]} " == *" web "* ]]; then
