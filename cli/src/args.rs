@@ -1,5 +1,9 @@
 //! Command-line flags. Values stay text here: core validates them (one parser for every
 //! front end), so `--ram 8Q` and `{"ram": "8Q"}` get the same message.
+#![allow(
+    clippy::doc_markdown,
+    reason = "doc comments here are the --help text, shown verbatim"
+)]
 
 use std::path::PathBuf;
 
@@ -32,6 +36,7 @@ pub struct Cli {
 }
 
 #[derive(Debug, Subcommand)]
+#[allow(clippy::large_enum_variant, reason = "parsed once per run")]
 pub enum Command {
     /// Explain one directive, sysctl or limit: its value for these inputs and why.
     Explain {
@@ -51,6 +56,10 @@ pub enum Command {
 
 /// The inputs and where the output goes.
 #[derive(Debug, Args)]
+#[allow(
+    clippy::struct_excessive_bools,
+    reason = "one field per command-line switch"
+)]
 pub struct Generate {
     /// vCPUs nginx may use, 1–1024 [default: detected]
     #[arg(long, value_name = "N", help_heading = "Machine")]
@@ -106,7 +115,11 @@ pub struct Generate {
     #[arg(long, help_heading = "TLS and HTTP")]
     pub http3: bool,
     /// Host name of the site (repeatable) [default: example.com]
-    #[arg(long = "server-name", value_name = "NAME", help_heading = "TLS and HTTP")]
+    #[arg(
+        long = "server-name",
+        value_name = "NAME",
+        help_heading = "TLS and HTTP"
+    )]
     pub server_names: Vec<String>,
     /// Plain-HTTP listen port or address:port [default: 80]
     #[arg(long, value_name = "ADDR", help_heading = "TLS and HTTP")]
@@ -183,7 +196,10 @@ impl Generate {
 
     /// The chosen output format.
     pub fn format(&self) -> Format {
-        self.format.as_deref().and_then(|f| f.parse().ok()).unwrap_or(Format::All)
+        self.format
+            .as_deref()
+            .and_then(|f| f.parse().ok())
+            .unwrap_or(Format::All)
     }
 }
 

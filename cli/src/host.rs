@@ -21,7 +21,12 @@ pub struct Host {
 impl Host {
     pub fn detect() -> Self {
         let (nginx, openssl) = nginx_versions().unwrap_or_default();
-        Self { vcpu: vcpu(), ram: ram(), nginx, openssl }
+        Self {
+            vcpu: vcpu(),
+            ram: ram(),
+            nginx,
+            openssl,
+        }
     }
 
     /// One line saying what was detected.
@@ -51,10 +56,18 @@ pub fn parse_cpu_max(text: &str) -> Option<u32> {
 }
 
 fn vcpu() -> Option<(u32, String)> {
-    let affinity = std::thread::available_parallelism().ok().map(|n| n.get() as u32);
-    let quota = fs::read_to_string("/sys/fs/cgroup/cpu.max").ok().as_deref().and_then(parse_cpu_max);
+    let affinity = std::thread::available_parallelism()
+        .ok()
+        .map(|n| n.get() as u32);
+    let quota = fs::read_to_string("/sys/fs/cgroup/cpu.max")
+        .ok()
+        .as_deref()
+        .and_then(parse_cpu_max);
     match (affinity, quota) {
-        (Some(a), Some(q)) if q < a => Some((q, format!("cgroup cpu.max quota; {a} CPUs in the affinity mask"))),
+        (Some(a), Some(q)) if q < a => Some((
+            q,
+            format!("cgroup cpu.max quota; {a} CPUs in the affinity mask"),
+        )),
         (Some(a), _) => Some((a, "CPU affinity mask".into())),
         (None, Some(q)) => Some((q, "cgroup cpu.max quota".into())),
         (None, None) => None,
@@ -69,7 +82,10 @@ pub fn parse_meminfo(text: &str) -> Option<ByteSize> {
 }
 
 fn ram() -> Option<(ByteSize, String)> {
-    let total = fs::read_to_string("/proc/meminfo").ok().as_deref().and_then(parse_meminfo);
+    let total = fs::read_to_string("/proc/meminfo")
+        .ok()
+        .as_deref()
+        .and_then(parse_meminfo);
     let limit = fs::read_to_string("/sys/fs/cgroup/memory.max")
         .ok()
         .and_then(|t| t.trim().parse::<u64>().ok())
@@ -93,15 +109,20 @@ pub fn parse_nginx_v(text: &str) -> (Option<Version>, Option<Version>) {
         .and_then(|v| v.parse().ok());
     // Prefer the library actually loaded ("running with OpenSSL x") over the build's.
     let openssl_after = |marker: &str| {
-        text.split(marker).nth(1).and_then(|rest| rest.split_whitespace().next()).and_then(|v| v.parse().ok())
+        text.split(marker)
+            .nth(1)
+            .and_then(|rest| rest.split_whitespace().next())
+            .and_then(|v| v.parse().ok())
     };
-    let openssl = openssl_after("running with OpenSSL ").or_else(|| openssl_after("built with OpenSSL "));
+    let openssl =
+        openssl_after("running with OpenSSL ").or_else(|| openssl_after("built with OpenSSL "));
     (nginx, openssl)
 }
 
 fn nginx_versions() -> Option<(Option<Version>, Option<Version>)> {
     let output = Command::new("nginx").arg("-V").output().ok()?;
-    let text = String::from_utf8_lossy(&output.stderr).into_owned() + &String::from_utf8_lossy(&output.stdout);
+    let text = String::from_utf8_lossy(&output.stderr).into_owned()
+        + &String::from_utf8_lossy(&output.stdout);
     Some(parse_nginx_v(&text))
 }
 
@@ -114,8 +135,14 @@ mod tests {
         assert_eq!(parse_cpu_max("200000 100000\n"), Some(2));
         assert_eq!(parse_cpu_max("150000 100000"), Some(2));
         assert_eq!(parse_cpu_max("max 100000"), None);
-        assert_eq!(parse_meminfo("MemTotal:        8036420 kB\nMemFree: 1 kB\n"), Some(ByteSize::bytes(8_036_420 * 1024)));
+        assert_eq!(
+            parse_meminfo("MemTotal:        8036420 kB\nMemFree: 1 kB\n"),
+            Some(ByteSize::bytes(8_036_420 * 1024))
+        );
         let v = "nginx version: nginx/1.22.1\nbuilt with OpenSSL 3.0.9 30 May 2023 (running with OpenSSL 3.0.17 1 Jul 2025)\n";
-        assert_eq!(parse_nginx_v(v), (Some(Version::new(1, 22, 1)), Some(Version::new(3, 0, 17))));
+        assert_eq!(
+            parse_nginx_v(v),
+            (Some(Version::new(1, 22, 1)), Some(Version::new(3, 0, 17)))
+        );
     }
 }

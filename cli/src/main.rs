@@ -5,6 +5,7 @@ mod args;
 mod host;
 mod write;
 
+use std::fmt::Write as _;
 use std::io::{self, Read, Write as _};
 use std::process::ExitCode;
 
@@ -83,7 +84,9 @@ fn run(cli: Cli) -> Result<(), Failure> {
 fn print(text: &str) -> Result<(), Failure> {
     let mut out = io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(Failure::Other(format!("cannot write to stdout: {e}"))),
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
+            Err(Failure::Other(format!("cannot write to stdout: {e}")))
+        }
         _ => Ok(()),
     }
 }
@@ -116,7 +119,9 @@ fn plan(args: &Generate) -> Result<Plan, Failure> {
         };
         raw = raw.over(detected);
     }
-    Inputs::from_raw(&raw).map(|i| Plan::new(&i)).map_err(Failure::Input)
+    Inputs::from_raw(&raw)
+        .map(|i| Plan::new(&i))
+        .map_err(Failure::Input)
 }
 
 fn generate(args: &Generate) -> Result<(), Failure> {
@@ -125,10 +130,11 @@ fn generate(args: &Generate) -> Result<(), Failure> {
         return print(&render::render(&plan, args.format()));
     };
     let files = render::files(&plan);
-    let written = write::write_all(dir, &files).map_err(|e| Failure::Other(format!("cannot write under {}: {e}", dir.display())))?;
+    let written = write::write_all(dir, &files)
+        .map_err(|e| Failure::Other(format!("cannot write under {}: {e}", dir.display())))?;
     let mut text = String::new();
     for path in written {
-        text.push_str(&format!("wrote {}\n", path.display()));
+        let _ = writeln!(text, "wrote {}", path.display());
     }
     text.push_str(&render::summary(&plan));
     if args.format() != Format::All {

@@ -16,7 +16,10 @@ pub fn destination(dir: &Path, file: &File) -> PathBuf {
 }
 
 fn temporary(path: &Path) -> PathBuf {
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
     path.with_file_name(format!(".{name}.nginx-gen-tmp"))
 }
 

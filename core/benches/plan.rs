@@ -22,7 +22,13 @@ fn large() -> Inputs {
 }
 
 fn bench(c: &mut Criterion) {
-    for (name, inputs) in [("guide 4 vCPU 8G static", guide()), ("large 64 vCPU mixed TLS", large())] {
+    for (name, inputs) in [
+        ("guide 4 vCPU 8G static", guide()),
+        ("large 64 vCPU mixed TLS", large()),
+    ] {
+        c.bench_function(&format!("plan only: {name}"), |b| {
+            b.iter(|| Plan::new(black_box(&inputs)))
+        });
         c.bench_function(&format!("plan+render all files: {name}"), |b| {
             b.iter(|| {
                 let plan = Plan::new(black_box(&inputs));
@@ -31,7 +37,9 @@ fn bench(c: &mut Criterion) {
         });
     }
     let text = r#"{"vcpu": 4, "ram": "8G"}"#;
-    c.bench_function("validate JSON input", |b| b.iter(|| Inputs::from_json(black_box(text))));
+    c.bench_function("validate JSON input", |b| {
+        b.iter(|| Inputs::from_json(black_box(text)))
+    });
 }
 
 criterion_group!(benches, bench);

@@ -40,7 +40,7 @@ pub enum Feature {
     Quic,
     /// The `http2` directive; before it, `listen … http2`.
     Http2Directive,
-    /// TLSv1 and TLSv1.1 are out of the default `ssl_protocols`.
+    /// `TLSv1` and `TLSv1.1` are out of the default `ssl_protocols`.
     OldTlsOffByDefault,
     /// Upstream keepalive on by default, `proxy_http_version` 1.1 by default and no
     /// `Connection: close` sent upstream.
@@ -68,19 +68,67 @@ const fn v(major: u16, minor: u16, patch: u16) -> Version {
 
 /// The version gates, oldest first.
 pub const GATES: &[Gate] = &[
-    Gate { feature: Feature::SslRejectHandshake, software: Software::Nginx, since: v(1, 19, 4), source: "nginx CHANGES 1.19.4" },
-    Gate { feature: Feature::KeepaliveRequests1000, software: Software::Nginx, since: v(1, 19, 10), source: "nginx CHANGES 1.19.10" },
-    Gate { feature: Feature::TicketKeyRotation, software: Software::Nginx, since: v(1, 23, 2), source: "nginx CHANGES 1.23.2; Mozilla nginx.js" },
-    Gate { feature: Feature::Tls13ByDefault, software: Software::Nginx, since: v(1, 23, 4), source: "nginx CHANGES 1.23.4" },
-    Gate { feature: Feature::Quic, software: Software::Nginx, since: v(1, 25, 0), source: "nginx CHANGES 1.25.0" },
-    Gate { feature: Feature::Http2Directive, software: Software::Nginx, since: v(1, 25, 1), source: "nginx CHANGES 1.25.1" },
-    Gate { feature: Feature::OldTlsOffByDefault, software: Software::Nginx, since: v(1, 27, 3), source: "nginx CHANGES 1.27.3" },
-    Gate { feature: Feature::UpstreamKeepaliveByDefault, software: Software::Nginx, since: v(1, 29, 7), source: "nginx CHANGES 1.29.7" },
-    Gate { feature: Feature::PostQuantumKex, software: Software::OpenSsl, since: v(3, 5, 0), source: "Mozilla guideline 6.0; OpenSSL 3.5 release notes" },
+    Gate {
+        feature: Feature::SslRejectHandshake,
+        software: Software::Nginx,
+        since: v(1, 19, 4),
+        source: "nginx CHANGES 1.19.4",
+    },
+    Gate {
+        feature: Feature::KeepaliveRequests1000,
+        software: Software::Nginx,
+        since: v(1, 19, 10),
+        source: "nginx CHANGES 1.19.10",
+    },
+    Gate {
+        feature: Feature::TicketKeyRotation,
+        software: Software::Nginx,
+        since: v(1, 23, 2),
+        source: "nginx CHANGES 1.23.2; Mozilla nginx.js",
+    },
+    Gate {
+        feature: Feature::Tls13ByDefault,
+        software: Software::Nginx,
+        since: v(1, 23, 4),
+        source: "nginx CHANGES 1.23.4",
+    },
+    Gate {
+        feature: Feature::Quic,
+        software: Software::Nginx,
+        since: v(1, 25, 0),
+        source: "nginx CHANGES 1.25.0",
+    },
+    Gate {
+        feature: Feature::Http2Directive,
+        software: Software::Nginx,
+        since: v(1, 25, 1),
+        source: "nginx CHANGES 1.25.1",
+    },
+    Gate {
+        feature: Feature::OldTlsOffByDefault,
+        software: Software::Nginx,
+        since: v(1, 27, 3),
+        source: "nginx CHANGES 1.27.3",
+    },
+    Gate {
+        feature: Feature::UpstreamKeepaliveByDefault,
+        software: Software::Nginx,
+        since: v(1, 29, 7),
+        source: "nginx CHANGES 1.29.7",
+    },
+    Gate {
+        feature: Feature::PostQuantumKex,
+        software: Software::OpenSsl,
+        since: v(3, 5, 0),
+        source: "Mozilla guideline 6.0; OpenSSL 3.5 release notes",
+    },
 ];
 
 impl Feature {
     /// The gate row of this feature.
+    ///
+    /// # Panics
+    /// Never: a unit test checks that every feature has a row.
     pub fn gate(self) -> &'static Gate {
         GATES
             .iter()
@@ -120,68 +168,297 @@ const ANY: Version = v(0, 0, 0);
 
 /// nginx's built-in defaults for the directives nginx-gen sets, by version.
 pub const NGINX_DEFAULTS: &[StockDefault] = &[
-    StockDefault { directive: "worker_processes", value: "1", since: ANY },
-    StockDefault { directive: "worker_connections", value: "512", since: ANY },
-    StockDefault { directive: "worker_rlimit_nofile", value: "unset (inherits the service limit)", since: ANY },
-    StockDefault { directive: "multi_accept", value: "off", since: ANY },
-    StockDefault { directive: "sendfile", value: "off", since: ANY },
-    StockDefault { directive: "tcp_nopush", value: "off", since: ANY },
-    StockDefault { directive: "tcp_nodelay", value: "on", since: ANY },
-    StockDefault { directive: "keepalive_timeout", value: "75s", since: ANY },
-    StockDefault { directive: "keepalive_requests", value: "100", since: ANY },
-    StockDefault { directive: "keepalive_requests", value: "1000", since: v(1, 19, 10) },
-    StockDefault { directive: "server_tokens", value: "on", since: ANY },
-    StockDefault { directive: "client_body_buffer_size", value: "8k (two memory pages)", since: ANY },
-    StockDefault { directive: "large_client_header_buffers", value: "4 8k", since: ANY },
-    StockDefault { directive: "open_file_cache", value: "off", since: ANY },
-    StockDefault { directive: "open_file_cache_valid", value: "60s", since: ANY },
-    StockDefault { directive: "open_file_cache_min_uses", value: "1", since: ANY },
-    StockDefault { directive: "open_file_cache_errors", value: "off", since: ANY },
-    StockDefault { directive: "access_log", value: "logs/access.log combined (unbuffered)", since: ANY },
-    StockDefault { directive: "gzip", value: "off", since: ANY },
-    StockDefault { directive: "gzip_comp_level", value: "1", since: ANY },
-    StockDefault { directive: "gzip_min_length", value: "20", since: ANY },
-    StockDefault { directive: "gzip_types", value: "text/html", since: ANY },
-    StockDefault { directive: "gzip_proxied", value: "off", since: ANY },
-    StockDefault { directive: "gzip_vary", value: "off", since: ANY },
-    StockDefault { directive: "gzip_static", value: "off", since: ANY },
-    StockDefault { directive: "brotli_comp_level", value: "6", since: ANY },
-    StockDefault { directive: "ssl_protocols", value: "TLSv1 TLSv1.1 TLSv1.2", since: ANY },
-    StockDefault { directive: "ssl_protocols", value: "TLSv1 TLSv1.1 TLSv1.2 TLSv1.3", since: v(1, 23, 4) },
-    StockDefault { directive: "ssl_protocols", value: "TLSv1.2 TLSv1.3", since: v(1, 27, 3) },
-    StockDefault { directive: "ssl_session_cache", value: "none", since: ANY },
-    StockDefault { directive: "ssl_session_timeout", value: "5m", since: ANY },
-    StockDefault { directive: "ssl_session_tickets", value: "on", since: ANY },
-    StockDefault { directive: "ssl_buffer_size", value: "16k", since: ANY },
-    StockDefault { directive: "ssl_prefer_server_ciphers", value: "off", since: ANY },
-    StockDefault { directive: "ssl_stapling", value: "off", since: ANY },
-    StockDefault { directive: "listen", value: "*:80 backlog=511", since: ANY },
-    StockDefault { directive: "keepalive", value: "none (a new upstream connection per request)", since: ANY },
-    StockDefault { directive: "keepalive", value: "32 local", since: v(1, 29, 7) },
-    StockDefault { directive: "proxy_http_version", value: "1.0", since: ANY },
-    StockDefault { directive: "proxy_http_version", value: "1.1", since: v(1, 29, 7) },
-    StockDefault { directive: "proxy_buffer_size", value: "4k|8k (one memory page)", since: ANY },
-    StockDefault { directive: "proxy_buffers", value: "8 4k|8k", since: ANY },
-    StockDefault { directive: "proxy_busy_buffers_size", value: "8k|16k", since: ANY },
-    StockDefault { directive: "proxy_connect_timeout", value: "60s", since: ANY },
-    StockDefault { directive: "aio", value: "off", since: ANY },
-    StockDefault { directive: "net.core.somaxconn", value: "4096 (128 before Linux 5.4)", since: ANY },
-    StockDefault { directive: "net.ipv4.tcp_max_syn_backlog", value: "128–4096, from RAM", since: ANY },
-    StockDefault { directive: "net.ipv4.tcp_fastopen", value: "1 (client side only)", since: ANY },
-    StockDefault { directive: "net.ipv4.tcp_tw_reuse", value: "2 (loopback only)", since: ANY },
-    StockDefault { directive: "net.ipv4.ip_local_port_range", value: "32768 60999", since: ANY },
-    StockDefault { directive: "net.ipv4.ip_local_reserved_ports", value: "empty", since: ANY },
-    StockDefault { directive: "net.core.rmem_max", value: "212992 (4194304 since Linux 6.18)", since: ANY },
-    StockDefault { directive: "net.core.wmem_max", value: "212992 (4194304 since Linux 6.18)", since: ANY },
-    StockDefault { directive: "fs.file-max", value: "about RAM in KiB / 10", since: ANY },
-    StockDefault { directive: "LimitNOFILE", value: "1024:524288 (systemd ≥ 240)", since: ANY },
+    StockDefault {
+        directive: "worker_processes",
+        value: "1",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "worker_connections",
+        value: "512",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "worker_rlimit_nofile",
+        value: "unset (inherits the service limit)",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "multi_accept",
+        value: "off",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "sendfile",
+        value: "off",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "tcp_nopush",
+        value: "off",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "tcp_nodelay",
+        value: "on",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "keepalive_timeout",
+        value: "75s",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "keepalive_requests",
+        value: "100",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "keepalive_requests",
+        value: "1000",
+        since: v(1, 19, 10),
+    },
+    StockDefault {
+        directive: "server_tokens",
+        value: "on",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "client_body_buffer_size",
+        value: "8k (two memory pages)",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "large_client_header_buffers",
+        value: "4 8k",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "open_file_cache",
+        value: "off",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "open_file_cache_valid",
+        value: "60s",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "open_file_cache_min_uses",
+        value: "1",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "open_file_cache_errors",
+        value: "off",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "access_log",
+        value: "logs/access.log combined (unbuffered)",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "gzip",
+        value: "off",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "gzip_comp_level",
+        value: "1",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "gzip_min_length",
+        value: "20",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "gzip_types",
+        value: "text/html",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "gzip_proxied",
+        value: "off",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "gzip_vary",
+        value: "off",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "gzip_static",
+        value: "off",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "brotli_comp_level",
+        value: "6",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "ssl_protocols",
+        value: "TLSv1 TLSv1.1 TLSv1.2",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "ssl_protocols",
+        value: "TLSv1 TLSv1.1 TLSv1.2 TLSv1.3",
+        since: v(1, 23, 4),
+    },
+    StockDefault {
+        directive: "ssl_protocols",
+        value: "TLSv1.2 TLSv1.3",
+        since: v(1, 27, 3),
+    },
+    StockDefault {
+        directive: "ssl_session_cache",
+        value: "none",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "ssl_session_timeout",
+        value: "5m",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "ssl_session_tickets",
+        value: "on",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "ssl_buffer_size",
+        value: "16k",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "ssl_prefer_server_ciphers",
+        value: "off",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "ssl_stapling",
+        value: "off",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "listen",
+        value: "*:80 backlog=511",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "keepalive",
+        value: "none (a new upstream connection per request)",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "keepalive",
+        value: "32 local",
+        since: v(1, 29, 7),
+    },
+    StockDefault {
+        directive: "proxy_http_version",
+        value: "1.0",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "proxy_http_version",
+        value: "1.1",
+        since: v(1, 29, 7),
+    },
+    StockDefault {
+        directive: "proxy_buffer_size",
+        value: "4k|8k (one memory page)",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "proxy_buffers",
+        value: "8 4k|8k",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "proxy_busy_buffers_size",
+        value: "8k|16k",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "proxy_connect_timeout",
+        value: "60s",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "aio",
+        value: "off",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "net.core.somaxconn",
+        value: "4096 (128 before Linux 5.4)",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "net.ipv4.tcp_max_syn_backlog",
+        value: "128–4096, from RAM",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "net.ipv4.tcp_fastopen",
+        value: "1 (client side only)",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "net.ipv4.tcp_tw_reuse",
+        value: "2 (loopback only)",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "net.ipv4.ip_local_port_range",
+        value: "32768 60999",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "net.ipv4.ip_local_reserved_ports",
+        value: "empty",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "net.core.rmem_max",
+        value: "212992 (4194304 since Linux 6.18)",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "net.core.wmem_max",
+        value: "212992 (4194304 since Linux 6.18)",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "fs.file-max",
+        value: "about RAM in KiB / 10",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "LimitNOFILE",
+        value: "1024:524288 (systemd ≥ 240)",
+        since: ANY,
+    },
 ];
 
 /// nginx's default for `directive` at `version`, if nginx-gen knows it.
 pub fn stock_default(directive: &str, version: Version) -> Option<&'static str> {
-    NGINX_DEFAULTS
+    // The table sorted by directive (stable, so versions stay ascending), built once.
+    static SORTED: std::sync::LazyLock<Vec<&'static StockDefault>> =
+        std::sync::LazyLock::new(|| {
+            let mut rows: Vec<_> = NGINX_DEFAULTS.iter().collect();
+            rows.sort_by_key(|d| d.directive);
+            rows
+        });
+    let first = SORTED.partition_point(|d| d.directive < directive);
+    SORTED[first..]
         .iter()
-        .filter(|d| d.directive == directive && d.since <= version)
+        .take_while(|d| d.directive == directive)
+        .filter(|d| d.since <= version)
         .last()
         .map(|d| d.value)
 }
@@ -217,63 +494,184 @@ impl Advisory {
         if version < self.from {
             return false;
         }
-        // A fix applies to its own minor branch and to every later branch.
-        !self.fixed.iter().any(|f| {
-            (version.major, version.minor) == (f.major, f.minor) && version >= *f
-                || (version.major, version.minor) > (f.major, f.minor)
-        })
+        // Branches newer than the last fixed one forked after the fix; older branches are
+        // fixed only by a release of their own.
+        let branch = |v: Version| (v.major, v.minor);
+        let newer_than_all = self
+            .fixed
+            .last()
+            .is_some_and(|last| branch(version) > branch(*last));
+        let fixed_in_branch = self
+            .fixed
+            .iter()
+            .any(|f| branch(version) == branch(*f) && version >= *f);
+        !(newer_than_all || fixed_in_branch)
     }
 }
 
 /// Documentation page for a directive, sysctl or systemd setting.
 pub fn doc_link(name: &str) -> &'static str {
     const NGINX: &[(&str, &str)] = &[
-        ("worker_processes", "https://nginx.org/en/docs/ngx_core_module.html#worker_processes"),
-        ("worker_rlimit_nofile", "https://nginx.org/en/docs/ngx_core_module.html#worker_rlimit_nofile"),
-        ("worker_cpu_affinity", "https://nginx.org/en/docs/ngx_core_module.html#worker_cpu_affinity"),
-        ("worker_connections", "https://nginx.org/en/docs/ngx_core_module.html#worker_connections"),
-        ("multi_accept", "https://nginx.org/en/docs/ngx_core_module.html#multi_accept"),
+        (
+            "worker_processes",
+            "https://nginx.org/en/docs/ngx_core_module.html#worker_processes",
+        ),
+        (
+            "worker_rlimit_nofile",
+            "https://nginx.org/en/docs/ngx_core_module.html#worker_rlimit_nofile",
+        ),
+        (
+            "worker_cpu_affinity",
+            "https://nginx.org/en/docs/ngx_core_module.html#worker_cpu_affinity",
+        ),
+        (
+            "worker_connections",
+            "https://nginx.org/en/docs/ngx_core_module.html#worker_connections",
+        ),
+        (
+            "multi_accept",
+            "https://nginx.org/en/docs/ngx_core_module.html#multi_accept",
+        ),
         ("use", "https://nginx.org/en/docs/ngx_core_module.html#use"),
-        ("accept_mutex", "https://nginx.org/en/docs/ngx_core_module.html#accept_mutex"),
-        ("user", "https://nginx.org/en/docs/ngx_core_module.html#user"),
+        (
+            "accept_mutex",
+            "https://nginx.org/en/docs/ngx_core_module.html#accept_mutex",
+        ),
+        (
+            "user",
+            "https://nginx.org/en/docs/ngx_core_module.html#user",
+        ),
         ("pid", "https://nginx.org/en/docs/ngx_core_module.html#pid"),
-        ("error_log", "https://nginx.org/en/docs/ngx_core_module.html#error_log"),
-        ("include", "https://nginx.org/en/docs/ngx_core_module.html#include"),
-        ("load_module", "https://nginx.org/en/docs/ngx_core_module.html#load_module"),
-        ("gzip", "https://nginx.org/en/docs/http/ngx_http_gzip_module.html#gzip"),
-        ("gzip_comp_level", "https://nginx.org/en/docs/http/ngx_http_gzip_module.html#gzip_comp_level"),
-        ("gzip_min_length", "https://nginx.org/en/docs/http/ngx_http_gzip_module.html#gzip_min_length"),
-        ("gzip_types", "https://nginx.org/en/docs/http/ngx_http_gzip_module.html#gzip_types"),
-        ("gzip_proxied", "https://nginx.org/en/docs/http/ngx_http_gzip_module.html#gzip_proxied"),
-        ("gzip_vary", "https://nginx.org/en/docs/http/ngx_http_gzip_module.html#gzip_vary"),
-        ("gzip_static", "https://nginx.org/en/docs/http/ngx_http_gzip_static_module.html#gzip_static"),
+        (
+            "error_log",
+            "https://nginx.org/en/docs/ngx_core_module.html#error_log",
+        ),
+        (
+            "include",
+            "https://nginx.org/en/docs/ngx_core_module.html#include",
+        ),
+        (
+            "load_module",
+            "https://nginx.org/en/docs/ngx_core_module.html#load_module",
+        ),
+        (
+            "gzip",
+            "https://nginx.org/en/docs/http/ngx_http_gzip_module.html#gzip",
+        ),
+        (
+            "gzip_comp_level",
+            "https://nginx.org/en/docs/http/ngx_http_gzip_module.html#gzip_comp_level",
+        ),
+        (
+            "gzip_min_length",
+            "https://nginx.org/en/docs/http/ngx_http_gzip_module.html#gzip_min_length",
+        ),
+        (
+            "gzip_types",
+            "https://nginx.org/en/docs/http/ngx_http_gzip_module.html#gzip_types",
+        ),
+        (
+            "gzip_proxied",
+            "https://nginx.org/en/docs/http/ngx_http_gzip_module.html#gzip_proxied",
+        ),
+        (
+            "gzip_vary",
+            "https://nginx.org/en/docs/http/ngx_http_gzip_module.html#gzip_vary",
+        ),
+        (
+            "gzip_static",
+            "https://nginx.org/en/docs/http/ngx_http_gzip_static_module.html#gzip_static",
+        ),
         ("brotli", "https://github.com/google/ngx_brotli#brotli"),
-        ("brotli_comp_level", "https://github.com/google/ngx_brotli#brotli_comp_level"),
-        ("brotli_types", "https://github.com/google/ngx_brotli#brotli_types"),
-        ("brotli_static", "https://github.com/google/ngx_brotli#brotli_static"),
-        ("access_log", "https://nginx.org/en/docs/http/ngx_http_log_module.html#access_log"),
-        ("set_real_ip_from", "https://nginx.org/en/docs/http/ngx_http_realip_module.html#set_real_ip_from"),
-        ("real_ip_header", "https://nginx.org/en/docs/http/ngx_http_realip_module.html#real_ip_header"),
-        ("real_ip_recursive", "https://nginx.org/en/docs/http/ngx_http_realip_module.html#real_ip_recursive"),
-        ("add_header", "https://nginx.org/en/docs/http/ngx_http_headers_module.html#add_header"),
-        ("expires", "https://nginx.org/en/docs/http/ngx_http_headers_module.html#expires"),
-        ("upstream", "https://nginx.org/en/docs/http/ngx_http_upstream_module.html#upstream"),
-        ("server", "https://nginx.org/en/docs/http/ngx_http_upstream_module.html#server"),
-        ("keepalive", "https://nginx.org/en/docs/http/ngx_http_upstream_module.html#keepalive"),
-        ("quic_retry", "https://nginx.org/en/docs/http/ngx_http_v3_module.html#quic_retry"),
-        ("http3", "https://nginx.org/en/docs/http/ngx_http_v3_module.html#http3"),
-        ("http2", "https://nginx.org/en/docs/http/ngx_http_v2_module.html#http2"),
-        ("thread_pool", "https://nginx.org/en/docs/ngx_core_module.html#thread_pool"),
+        (
+            "brotli_comp_level",
+            "https://github.com/google/ngx_brotli#brotli_comp_level",
+        ),
+        (
+            "brotli_types",
+            "https://github.com/google/ngx_brotli#brotli_types",
+        ),
+        (
+            "brotli_static",
+            "https://github.com/google/ngx_brotli#brotli_static",
+        ),
+        (
+            "access_log",
+            "https://nginx.org/en/docs/http/ngx_http_log_module.html#access_log",
+        ),
+        (
+            "set_real_ip_from",
+            "https://nginx.org/en/docs/http/ngx_http_realip_module.html#set_real_ip_from",
+        ),
+        (
+            "real_ip_header",
+            "https://nginx.org/en/docs/http/ngx_http_realip_module.html#real_ip_header",
+        ),
+        (
+            "real_ip_recursive",
+            "https://nginx.org/en/docs/http/ngx_http_realip_module.html#real_ip_recursive",
+        ),
+        (
+            "add_header",
+            "https://nginx.org/en/docs/http/ngx_http_headers_module.html#add_header",
+        ),
+        (
+            "expires",
+            "https://nginx.org/en/docs/http/ngx_http_headers_module.html#expires",
+        ),
+        (
+            "upstream",
+            "https://nginx.org/en/docs/http/ngx_http_upstream_module.html#upstream",
+        ),
+        (
+            "server",
+            "https://nginx.org/en/docs/http/ngx_http_upstream_module.html#server",
+        ),
+        (
+            "keepalive",
+            "https://nginx.org/en/docs/http/ngx_http_upstream_module.html#keepalive",
+        ),
+        (
+            "quic_retry",
+            "https://nginx.org/en/docs/http/ngx_http_v3_module.html#quic_retry",
+        ),
+        (
+            "http3",
+            "https://nginx.org/en/docs/http/ngx_http_v3_module.html#http3",
+        ),
+        (
+            "http2",
+            "https://nginx.org/en/docs/http/ngx_http_v2_module.html#http2",
+        ),
+        (
+            "thread_pool",
+            "https://nginx.org/en/docs/ngx_core_module.html#thread_pool",
+        ),
     ];
     const PREFIXED: &[(&str, &str)] = &[
-        ("proxy_", "https://nginx.org/en/docs/http/ngx_http_proxy_module.html#"),
-        ("ssl_", "https://nginx.org/en/docs/http/ngx_http_ssl_module.html#"),
+        (
+            "proxy_",
+            "https://nginx.org/en/docs/http/ngx_http_proxy_module.html#",
+        ),
+        (
+            "ssl_",
+            "https://nginx.org/en/docs/http/ngx_http_ssl_module.html#",
+        ),
         ("net.", "https://docs.kernel.org/networking/ip-sysctl.html"),
         ("fs.", "https://docs.kernel.org/admin-guide/sysctl/fs.html"),
-        ("Limit", "https://www.freedesktop.org/software/systemd/man/latest/systemd.exec.html#LimitCPU="),
+        (
+            "Limit",
+            "https://www.freedesktop.org/software/systemd/man/latest/systemd.exec.html#LimitCPU=",
+        ),
     ];
-    if let Some((_, url)) = NGINX.iter().find(|(n, _)| *n == name) {
-        return url;
+    static SORTED: std::sync::LazyLock<Vec<(&'static str, &'static str)>> =
+        std::sync::LazyLock::new(|| {
+            let mut rows = NGINX.to_vec();
+            rows.sort_unstable();
+            rows
+        });
+    if let Ok(i) = SORTED.binary_search_by_key(&name, |(n, _)| n) {
+        return SORTED[i].1;
     }
     if let Some((_, url)) = PREFIXED.iter().find(|(p, _)| name.starts_with(p)) {
         return url;
@@ -287,8 +685,15 @@ mod tests {
 
     #[test]
     fn gates_are_ordered_and_complete() {
-        assert!(GATES.windows(2).all(|w| w[0].since <= w[1].since || w[0].software != w[1].software));
-        let debian12 = Versions { nginx: v(1, 22, 1), openssl: v(3, 0, 0) };
+        assert!(
+            GATES
+                .windows(2)
+                .all(|w| w[0].since <= w[1].since || w[0].software != w[1].software)
+        );
+        let debian12 = Versions {
+            nginx: v(1, 22, 1),
+            openssl: v(3, 0, 0),
+        };
         assert!(!debian12.has(Feature::Http2Directive));
         assert!(!debian12.has(Feature::TicketKeyRotation));
         assert!(debian12.has(Feature::SslRejectHandshake));
@@ -297,9 +702,18 @@ mod tests {
 
     #[test]
     fn defaults_follow_versions() {
-        assert_eq!(stock_default("keepalive_requests", v(1, 18, 0)), Some("100"));
-        assert_eq!(stock_default("keepalive_requests", v(1, 22, 1)), Some("1000"));
-        assert_eq!(stock_default("proxy_http_version", v(1, 30, 0)), Some("1.1"));
+        assert_eq!(
+            stock_default("keepalive_requests", v(1, 18, 0)),
+            Some("100")
+        );
+        assert_eq!(
+            stock_default("keepalive_requests", v(1, 22, 1)),
+            Some("1000")
+        );
+        assert_eq!(
+            stock_default("proxy_http_version", v(1, 30, 0)),
+            Some("1.1")
+        );
     }
 
     #[test]

@@ -170,7 +170,11 @@ pub struct InputError {
 
 impl fmt::Display for InputError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {} (accepted: {})", self.field, self.message, self.accepted)
+        write!(
+            f,
+            "{}: {} (accepted: {})",
+            self.field, self.message, self.accepted
+        )
     }
 }
 
@@ -225,7 +229,9 @@ fn is_hostname(s: &str) -> bool {
         && s.split('.').all(|label| {
             !label.is_empty()
                 && label.len() <= 63
-                && label.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+                && label
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-')
                 && !label.starts_with('-')
                 && !label.ends_with('-')
         })
@@ -234,7 +240,10 @@ fn is_hostname(s: &str) -> bool {
 impl FromStr for ServerName {
     type Err = &'static str;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let bare = s.strip_prefix("*.").or_else(|| s.strip_prefix('.')).unwrap_or(s);
+        let bare = s
+            .strip_prefix("*.")
+            .or_else(|| s.strip_prefix('.'))
+            .unwrap_or(s);
         if s == "_" || is_hostname(bare) || s.parse::<IpAddr>().is_ok() {
             Ok(Self(s.to_ascii_lowercase()))
         } else {
@@ -264,7 +273,10 @@ impl FromStr for SafePath {
         if s.len() > 1024 {
             return Err("is longer than 1024 characters");
         }
-        if !s.bytes().all(|b| b.is_ascii_alphanumeric() || b"/._-+@%,:=~".contains(&b)) {
+        if !s
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"/._-+@%,:=~".contains(&b))
+        {
             return Err("contains a character that is not allowed");
         }
         if s.split('/').any(|part| part == "..") {
@@ -311,15 +323,24 @@ impl FromStr for Listen {
     type Err = &'static str;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let (addr, port) = match s.rsplit_once(':') {
-            None => return Ok(Self { addr: None, port: parse_port(s)? }),
+            None => {
+                return Ok(Self {
+                    addr: None,
+                    port: parse_port(s)?,
+                });
+            }
             Some((addr, port)) => (addr, parse_port(port)?),
         };
         let addr = match addr {
             "*" => None,
             a if a.starts_with('[') && a.ends_with(']') => Some(IpAddr::V6(
-                a[1..a.len() - 1].parse::<Ipv6Addr>().map_err(|_| "not an IPv6 address")?,
+                a[1..a.len() - 1]
+                    .parse::<Ipv6Addr>()
+                    .map_err(|_| "not an IPv6 address")?,
             )),
-            a => Some(IpAddr::V4(a.parse::<Ipv4Addr>().map_err(|_| "not an IPv4 address")?)),
+            a => Some(IpAddr::V4(
+                a.parse::<Ipv4Addr>().map_err(|_| "not an IPv4 address")?,
+            )),
         };
         Ok(Self { addr, port })
     }
@@ -382,7 +403,9 @@ impl FromStr for Upstream {
         if let Some(path) = s.strip_prefix("unix:") {
             return path.parse().map(Self::Unix);
         }
-        let (host, port) = s.rsplit_once(':').ok_or("needs a port, as in 127.0.0.1:8080")?;
+        let (host, port) = s
+            .rsplit_once(':')
+            .ok_or("needs a port, as in 127.0.0.1:8080")?;
         let port = parse_port(port)?;
         let valid = if let Some(v6) = host.strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
             v6.parse::<Ipv6Addr>().is_ok()
@@ -392,7 +415,10 @@ impl FromStr for Upstream {
         if !valid {
             return Err("not an IP address or host name");
         }
-        Ok(Self::Tcp { host: host.to_ascii_lowercase(), port })
+        Ok(Self::Tcp {
+            host: host.to_ascii_lowercase(),
+            port,
+        })
     }
 }
 
@@ -418,7 +444,10 @@ impl FromStr for Cidr {
     type Err = &'static str;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let (addr, prefix) = match s.split_once('/') {
-            Some((a, p)) => (a, Some(p.parse::<u8>().map_err(|_| "the prefix must be a number")?)),
+            Some((a, p)) => (
+                a,
+                Some(p.parse::<u8>().map_err(|_| "the prefix must be a number")?),
+            ),
             None => (s, None),
         };
         let addr: IpAddr = addr.parse().map_err(|_| "not an IP address")?;
@@ -432,6 +461,10 @@ impl FromStr for Cidr {
 
 /// Validated inputs: every field typed, in range and defaulted.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[allow(
+    clippy::struct_excessive_bools,
+    reason = "independent yes/no inputs, as on the command line"
+)]
 pub struct Inputs {
     /// vCPUs nginx may use (1–1024).
     pub vcpu: u32,
@@ -491,7 +524,10 @@ pub mod limits {
     /// vCPU range.
     pub const VCPU: (u32, u32) = (1, 1024);
     /// RAM range.
-    pub const RAM: (ByteSize, ByteSize) = (ByteSize::mib(256), ByteSize::bytes(16 * ByteSize::TIB.as_u64()));
+    pub const RAM: (ByteSize, ByteSize) = (
+        ByteSize::mib(256),
+        ByteSize::bytes(16 * ByteSize::TIB.as_u64()),
+    );
     /// Peak concurrent clients range.
     pub const CLIENTS: (u32, u32) = (1, 10_000_000);
     /// Static file count range.
@@ -529,8 +565,14 @@ impl Default for Inputs {
             http3: false,
             server_names: vec![ServerName("example.com".into())],
             root: None,
-            listen: Listen { addr: None, port: 80 },
-            upstreams: vec![Upstream::Tcp { host: "127.0.0.1".into(), port: 8080 }],
+            listen: Listen {
+                addr: None,
+                port: 80,
+            },
+            upstreams: vec![Upstream::Tcp {
+                host: "127.0.0.1".into(),
+                port: 8080,
+            }],
             clients: None,
             static_files: 1000,
             response_size: ByteSize::kib(32),
@@ -560,7 +602,13 @@ impl Checker {
         });
     }
 
-    fn number(&mut self, field: &str, raw: Option<&Scalar>, (min, max): (u32, u32), default: u32) -> u32 {
+    fn number(
+        &mut self,
+        field: &str,
+        raw: Option<&Scalar>,
+        (min, max): (u32, u32),
+        default: u32,
+    ) -> u32 {
         let accepted = format!("a whole number from {min} to {max}");
         let value = match raw {
             None => return default,
@@ -578,19 +626,33 @@ impl Checker {
                     Some(Scalar::Text(t)) => t.as_str(),
                     _ => "",
                 };
-                self.fail(field, format!("'{}' is not a whole number", printable(text)), accepted);
+                self.fail(
+                    field,
+                    format!("'{}' is not a whole number", printable(text)),
+                    accepted,
+                );
                 default
             }
         }
     }
 
-    fn size(&mut self, field: &str, raw: Option<&str>, (min, max): (ByteSize, ByteSize), default: ByteSize) -> ByteSize {
+    fn size(
+        &mut self,
+        field: &str,
+        raw: Option<&str>,
+        (min, max): (ByteSize, ByteSize),
+        default: ByteSize,
+    ) -> ByteSize {
         let accepted = format!("a size such as 8G, 512MiB or 1.5G, from {min} to {max}");
         let Some(text) = raw else { return default };
         match text.parse::<ByteSize>() {
             Ok(size) if (min..=max).contains(&size) => size,
             Ok(_) => {
-                self.fail(field, format!("'{}' is out of range", printable(text)), accepted);
+                self.fail(
+                    field,
+                    format!("'{}' is out of range", printable(text)),
+                    accepted,
+                );
                 default
             }
             Err(e) => {
@@ -600,15 +662,31 @@ impl Checker {
         }
     }
 
-    fn choice<T: FromStr + Copy>(&mut self, field: &str, raw: Option<&str>, names: &[&str], default: T) -> T {
+    fn choice<T: FromStr + Copy>(
+        &mut self,
+        field: &str,
+        raw: Option<&str>,
+        names: &[&str],
+        default: T,
+    ) -> T {
         let Some(text) = raw else { return default };
         text.parse().unwrap_or_else(|_| {
-            self.fail(field, format!("unknown value '{}'", printable(text)), names.join(", "));
+            self.fail(
+                field,
+                format!("unknown value '{}'", printable(text)),
+                names.join(", "),
+            );
             default
         })
     }
 
-    fn version(&mut self, field: &str, raw: Option<&str>, min: Version, default: Version) -> Version {
+    fn version(
+        &mut self,
+        field: &str,
+        raw: Option<&str>,
+        min: Version,
+        default: Version,
+    ) -> Version {
         let Some(text) = raw else { return default };
         let accepted = format!("a version such as 1.30 or 1.22.1, {min} or later");
         match text.parse::<Version>() {
@@ -624,7 +702,12 @@ impl Checker {
         }
     }
 
-    fn parsed<T: FromStr<Err = &'static str>>(&mut self, field: &str, text: &str, accepted: &str) -> Option<T> {
+    fn parsed<T: FromStr<Err = &'static str>>(
+        &mut self,
+        field: &str,
+        text: &str,
+        accepted: &str,
+    ) -> Option<T> {
         text.parse()
             .map_err(|e| self.fail(field, format!("'{}' {e}", printable(text)), accepted))
             .ok()
@@ -639,7 +722,11 @@ impl Checker {
     ) -> Vec<T> {
         let Some(items) = raw else { return default };
         if items.is_empty() || items.len() > limits::LIST_MAX {
-            self.fail(field, format!("{} entries given", items.len()), format!("1 to {} entries: {accepted}", limits::LIST_MAX));
+            self.fail(
+                field,
+                format!("{} entries given", items.len()),
+                format!("1 to {} entries: {accepted}", limits::LIST_MAX),
+            );
             return default;
         }
         let before = self.errors.len();
@@ -647,13 +734,21 @@ impl Checker {
         for item in items {
             if let Some(v) = self.parsed::<T>(field, item, accepted) {
                 if out.contains(&v) {
-                    self.fail(field, format!("'{}' is listed twice", printable(item)), accepted);
+                    self.fail(
+                        field,
+                        format!("'{}' is listed twice", printable(item)),
+                        accepted,
+                    );
                 } else {
                     out.push(v);
                 }
             }
         }
-        if self.errors.len() > before { default } else { out }
+        if self.errors.len() > before {
+            default
+        } else {
+            out
+        }
     }
 }
 
@@ -680,35 +775,98 @@ impl Inputs {
         let inputs = Self {
             vcpu: c.number("vcpu", raw.vcpu.as_ref(), limits::VCPU, d.vcpu),
             ram: c.size("ram", raw.ram.as_deref(), limits::RAM, d.ram),
-            workload: c.choice("workload", raw.workload.as_deref(), Workload::NAMES, d.workload),
-            nginx_version: c.version("nginx_version", raw.nginx_version.as_deref(), limits::NGINX_MIN, d.nginx_version),
-            openssl_version: c.version("openssl_version", raw.openssl_version.as_deref(), limits::OPENSSL_MIN, d.openssl_version),
+            workload: c.choice(
+                "workload",
+                raw.workload.as_deref(),
+                Workload::NAMES,
+                d.workload,
+            ),
+            nginx_version: c.version(
+                "nginx_version",
+                raw.nginx_version.as_deref(),
+                limits::NGINX_MIN,
+                d.nginx_version,
+            ),
+            openssl_version: c.version(
+                "openssl_version",
+                raw.openssl_version.as_deref(),
+                limits::OPENSSL_MIN,
+                d.openssl_version,
+            ),
             tls: raw.tls.unwrap_or(d.tls),
             tls_cert: path(&mut c, "tls_cert", raw.tls_cert.as_ref()),
             tls_key: path(&mut c, "tls_key", raw.tls_key.as_ref()),
-            tls_profile: c.choice("tls_profile", raw.tls_profile.as_deref(), TlsProfile::NAMES, d.tls_profile),
-            tls_port: c.number("tls_port", raw.tls_port.as_ref(), (1, 65535), u32::from(d.tls_port)) as u16,
+            tls_profile: c.choice(
+                "tls_profile",
+                raw.tls_profile.as_deref(),
+                TlsProfile::NAMES,
+                d.tls_profile,
+            ),
+            tls_port: c.number(
+                "tls_port",
+                raw.tls_port.as_ref(),
+                (1, 65535),
+                u32::from(d.tls_port),
+            ) as u16,
             ocsp_stapling: raw.ocsp_stapling.unwrap_or(d.ocsp_stapling),
             http3: raw.http3.unwrap_or(d.http3),
-            server_names: c.list("server_names", raw.server_names.as_ref(), "host names such as example.com, *.example.com or _", d.server_names),
+            server_names: c.list(
+                "server_names",
+                raw.server_names.as_ref(),
+                "host names such as example.com, *.example.com or _",
+                d.server_names,
+            ),
             root: path(&mut c, "root", raw.root.as_ref()),
             listen: raw
                 .listen
                 .as_ref()
-                .and_then(|t| c.parsed("listen", t, "a port, or address:port such as 80, 127.0.0.1:8080 or [::]:80"))
+                .and_then(|t| {
+                    c.parsed(
+                        "listen",
+                        t,
+                        "a port, or address:port such as 80, 127.0.0.1:8080 or [::]:80",
+                    )
+                })
                 .unwrap_or(d.listen),
-            upstreams: c.list("upstreams", raw.upstreams.as_ref(), "host:port or unix:/path, such as 127.0.0.1:8080", d.upstreams),
-            clients: raw.clients.as_ref().map(|n| c.number("clients", Some(n), limits::CLIENTS, 1)),
-            static_files: c.number("static_files", raw.static_files.as_ref(), limits::STATIC_FILES, d.static_files),
-            response_size: c.size("response_size", raw.response_size.as_deref(), limits::RESPONSE_SIZE, d.response_size),
+            upstreams: c.list(
+                "upstreams",
+                raw.upstreams.as_ref(),
+                "host:port or unix:/path, such as 127.0.0.1:8080",
+                d.upstreams,
+            ),
+            clients: raw
+                .clients
+                .as_ref()
+                .map(|n| c.number("clients", Some(n), limits::CLIENTS, 1)),
+            static_files: c.number(
+                "static_files",
+                raw.static_files.as_ref(),
+                limits::STATIC_FILES,
+                d.static_files,
+            ),
+            response_size: c.size(
+                "response_size",
+                raw.response_size.as_deref(),
+                limits::RESPONSE_SIZE,
+                d.response_size,
+            ),
             behind_lb: raw.behind_lb.unwrap_or(d.behind_lb),
-            trusted_proxies: c.list("trusted_proxies", raw.trusted_proxies.as_ref(), "addresses or networks such as 10.0.0.0/8", d.trusted_proxies),
+            trusted_proxies: c.list(
+                "trusted_proxies",
+                raw.trusted_proxies.as_ref(),
+                "addresses or networks such as 10.0.0.0/8",
+                d.trusted_proxies,
+            ),
             brotli: raw.brotli.unwrap_or(d.brotli),
             layout: c.choice("layout", raw.layout.as_deref(), Layout::NAMES, d.layout),
             lang: c.choice("lang", raw.lang.as_deref(), Lang::NAMES, d.lang),
         };
         inputs.check_combinations(&mut c);
-        if c.errors.is_empty() { Ok(inputs) } else { Err(InputErrors(c.errors)) }
+        if c.errors.is_empty() {
+            Ok(inputs)
+        } else {
+            Err(InputErrors(c.errors))
+        }
     }
 
     /// Rules that involve more than one field.
@@ -724,14 +882,30 @@ impl Inputs {
             );
         }
         if self.ocsp_stapling && !self.tls {
-            c.fail("ocsp_stapling", "OCSP stapling needs TLS", "ocsp_stapling only together with tls");
+            c.fail(
+                "ocsp_stapling",
+                "OCSP stapling needs TLS",
+                "ocsp_stapling only together with tls",
+            );
         }
         if self.tls && self.tls_port == self.listen.port {
-            c.fail("tls_port", format!("port {} is also the plain-HTTP port", self.tls_port), "a port other than the listen port");
+            c.fail(
+                "tls_port",
+                format!("port {} is also the plain-HTTP port", self.tls_port),
+                "a port other than the listen port",
+            );
         }
         if self.tls_cert.is_some() != self.tls_key.is_some() {
-            let field = if self.tls_cert.is_some() { "tls_key" } else { "tls_cert" };
-            c.fail(field, "certificate and key must be given together", "both tls_cert and tls_key, or neither");
+            let field = if self.tls_cert.is_some() {
+                "tls_key"
+            } else {
+                "tls_cert"
+            };
+            c.fail(
+                field,
+                "certificate and key must be given together",
+                "both tls_cert and tls_key, or neither",
+            );
         }
     }
 
@@ -742,7 +916,10 @@ impl Inputs {
 
     /// The versions that select syntax and features.
     pub const fn versions(&self) -> Versions {
-        Versions { nginx: self.nginx_version, openssl: self.openssl_version }
+        Versions {
+            nginx: self.nginx_version,
+            openssl: self.openssl_version,
+        }
     }
 
     /// The first server name, which names the site file and the default certificate path.
@@ -766,15 +943,33 @@ impl Inputs {
             tls_port: Some(u32::from(self.tls_port).into()),
             ocsp_stapling: Some(self.ocsp_stapling),
             http3: Some(self.http3),
-            server_names: strings(&self.server_names.iter().map(|s| s.0.clone()).collect::<Vec<_>>()),
+            server_names: strings(
+                &self
+                    .server_names
+                    .iter()
+                    .map(|s| s.0.clone())
+                    .collect::<Vec<_>>(),
+            ),
             root: self.root.as_ref().map(|p| p.0.clone()),
             listen: Some(self.listen.to_string()),
-            upstreams: strings(&self.upstreams.iter().map(ToString::to_string).collect::<Vec<_>>()),
+            upstreams: strings(
+                &self
+                    .upstreams
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>(),
+            ),
             clients: self.clients.map(Scalar::from),
             static_files: Some(self.static_files.into()),
             response_size: Some(self.response_size.to_string()),
             behind_lb: Some(self.behind_lb),
-            trusted_proxies: strings(&self.trusted_proxies.iter().map(ToString::to_string).collect::<Vec<_>>()),
+            trusted_proxies: strings(
+                &self
+                    .trusted_proxies
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>(),
+            ),
             brotli: Some(self.brotli),
             layout: Some(self.layout.to_string()),
             lang: Some(self.lang.to_string()),
@@ -790,69 +985,100 @@ impl Inputs {
             ($($f:ident),*) => { RawInputs { $($f: if full.$f == d.$f { None } else { full.$f.clone() },)* ..full.clone() } };
         }
         keep_if_changed!(
-            workload, nginx_version, openssl_version, tls, tls_cert, tls_key, tls_profile, tls_port,
-            ocsp_stapling, http3, server_names, root, listen, upstreams, clients, static_files,
-            response_size, behind_lb, trusted_proxies, brotli, layout, lang
+            workload,
+            nginx_version,
+            openssl_version,
+            tls,
+            tls_cert,
+            tls_key,
+            tls_profile,
+            tls_port,
+            ocsp_stapling,
+            http3,
+            server_names,
+            root,
+            listen,
+            upstreams,
+            clients,
+            static_files,
+            response_size,
+            behind_lb,
+            trusted_proxies,
+            brotli,
+            layout,
+            lang
         )
     }
 
-    /// The `nginx-gen` command line that reproduces these inputs exactly.
+    /// The `nginx-gen` command line that reproduces these inputs exactly: `--vcpu` and
+    /// `--ram` always, every other flag only where it differs from the default.
     pub fn to_command(&self) -> String {
-        let raw = self.to_raw_minimal();
-        let mut cmd = String::from("nginx-gen");
-        let mut arg = |flag: &str, value: Option<String>| {
-            if let Some(v) = value {
-                cmd.push_str(" --");
-                cmd.push_str(flag);
-                cmd.push(' ');
-                cmd.push_str(&v);
+        use std::fmt::Write as _;
+        let d = defaults();
+        let mut cmd = String::with_capacity(96);
+        let _ = write!(cmd, "nginx-gen --vcpu {} --ram {}", self.vcpu, self.ram);
+        let mut arg = |flag: &str, value: &dyn fmt::Display| {
+            let _ = write!(cmd, " --{flag} {value}");
+        };
+        macro_rules! changed {
+            ($($field:ident => $flag:literal),* $(,)?) => {$(
+                if self.$field != d.$field {
+                    arg($flag, &self.$field);
+                }
+            )*};
+        }
+        changed!(workload => "workload", nginx_version => "nginx-version", openssl_version => "openssl-version");
+        if let Some(p) = &self.tls_cert {
+            arg("tls-cert", &p.as_str());
+        }
+        if let Some(p) = &self.tls_key {
+            arg("tls-key", &p.as_str());
+        }
+        changed!(tls_profile => "tls-profile", tls_port => "tls-port");
+        if self.server_names != d.server_names {
+            for name in &self.server_names {
+                arg("server-name", &name.as_str());
             }
-        };
-        let scalar = |s: &Option<Scalar>| {
-            s.as_ref().map(|s| match s {
-                Scalar::Int(n) => n.to_string(),
-                Scalar::Text(t) => t.clone(),
-            })
-        };
-        arg("vcpu", scalar(&raw.vcpu));
-        arg("ram", raw.ram);
-        arg("workload", raw.workload);
-        arg("nginx-version", raw.nginx_version);
-        arg("openssl-version", raw.openssl_version);
-        arg("tls-cert", raw.tls_cert);
-        arg("tls-key", raw.tls_key);
-        arg("tls-profile", raw.tls_profile);
-        arg("tls-port", scalar(&raw.tls_port));
-        for name in raw.server_names.unwrap_or_default() {
-            arg("server-name", Some(name));
         }
-        arg("root", raw.root);
-        arg("listen", raw.listen);
-        for upstream in raw.upstreams.unwrap_or_default() {
-            arg("upstream", Some(upstream));
+        if let Some(p) = &self.root {
+            arg("root", &p.as_str());
         }
-        arg("clients", scalar(&raw.clients));
-        arg("static-files", scalar(&raw.static_files));
-        arg("response-size", raw.response_size);
-        for proxy in raw.trusted_proxies.unwrap_or_default() {
-            arg("trusted-proxy", Some(proxy));
+        changed!(listen => "listen");
+        if self.upstreams != d.upstreams {
+            for upstream in &self.upstreams {
+                arg("upstream", upstream);
+            }
         }
-        arg("layout", raw.layout);
-        arg("lang", raw.lang);
+        if let Some(n) = self.clients {
+            arg("clients", &n);
+        }
+        changed!(static_files => "static-files", response_size => "response-size");
+        if self.trusted_proxies != d.trusted_proxies {
+            for proxy in &self.trusted_proxies {
+                arg("trusted-proxy", proxy);
+            }
+        }
+        changed!(layout => "layout", lang => "lang");
         for (flag, on) in [
-            ("tls", raw.tls),
-            ("ocsp-stapling", raw.ocsp_stapling),
-            ("http3", raw.http3),
-            ("behind-lb", raw.behind_lb),
-            ("brotli", raw.brotli),
+            ("tls", self.tls),
+            ("ocsp-stapling", self.ocsp_stapling),
+            ("http3", self.http3),
+            ("behind-lb", self.behind_lb),
+            ("brotli", self.brotli),
         ] {
-            if on == Some(true) {
+            if on {
                 cmd.push_str(" --");
                 cmd.push_str(flag);
             }
         }
         cmd
     }
+}
+
+/// The default inputs, built once.
+pub fn defaults() -> &'static Inputs {
+    static DEFAULTS: std::sync::LazyLock<Inputs> = std::sync::LazyLock::new(Inputs::default);
+    &DEFAULTS
 }
 
 impl RawInputs {
@@ -869,7 +1095,10 @@ impl RawInputs {
             } else if path == "." || inner.is_syntax() || inner.is_eof() {
                 "input".to_owned()
             } else {
-                path.split(['.', '[']).find(|s| !s.is_empty()).unwrap_or("input").to_owned()
+                path.split(['.', '['])
+                    .find(|s| !s.is_empty())
+                    .unwrap_or("input")
+                    .to_owned()
             };
             let accepted = if field == "input" {
                 "a JSON object with the fields listed in docs/inputs.md".to_owned()
@@ -878,7 +1107,11 @@ impl RawInputs {
             } else {
                 "a value of the type listed in docs/inputs.md".to_owned()
             };
-            InputErrors(vec![InputError { field, message, accepted }])
+            InputErrors(vec![InputError {
+                field,
+                message,
+                accepted,
+            }])
         })
     }
 
@@ -889,9 +1122,30 @@ impl RawInputs {
             ($($f:ident),*) => { Self { $($f: self.$f.or(base.$f),)* } };
         }
         pick!(
-            vcpu, ram, workload, nginx_version, openssl_version, tls, tls_cert, tls_key, tls_profile,
-            tls_port, ocsp_stapling, http3, server_names, root, listen, upstreams, clients,
-            static_files, response_size, behind_lb, trusted_proxies, brotli, layout, lang
+            vcpu,
+            ram,
+            workload,
+            nginx_version,
+            openssl_version,
+            tls,
+            tls_cert,
+            tls_key,
+            tls_profile,
+            tls_port,
+            ocsp_stapling,
+            http3,
+            server_names,
+            root,
+            listen,
+            upstreams,
+            clients,
+            static_files,
+            response_size,
+            behind_lb,
+            trusted_proxies,
+            brotli,
+            layout,
+            lang
         )
     }
 }
@@ -911,7 +1165,8 @@ mod tests {
 
     #[test]
     fn every_bad_field_is_named() {
-        let err = raw(r#"{"vcpu": 0, "ram": "8Q", "workload": "foo", "server_names": ["a;b"]}"#).unwrap_err();
+        let err = raw(r#"{"vcpu": 0, "ram": "8Q", "workload": "foo", "server_names": ["a;b"]}"#)
+            .unwrap_err();
         let fields: Vec<_> = err.0.iter().map(|e| e.field.as_str()).collect();
         assert_eq!(fields, ["vcpu", "ram", "workload", "server_names"]);
     }
@@ -925,10 +1180,23 @@ mod tests {
 
     #[test]
     fn hostile_strings_are_rejected() {
-        for name in ["a;b", "a{", "a}", "\"x\"", "#x", "$host", "a\nb", "a\0b", "a b", "ä.example"] {
+        for name in [
+            "a;b",
+            "a{",
+            "a}",
+            "\"x\"",
+            "#x",
+            "$host",
+            "a\nb",
+            "a\0b",
+            "a b",
+            "ä.example",
+        ] {
             assert!(name.parse::<ServerName>().is_err(), "{name:?}");
         }
-        for path in ["/a;b", "/a b", "/a\"", "relative", "/a/../b", "/a$x", "/a\n"] {
+        for path in [
+            "/a;b", "/a b", "/a\"", "relative", "/a/../b", "/a$x", "/a\n",
+        ] {
             assert!(path.parse::<SafePath>().is_err(), "{path:?}");
         }
     }
@@ -936,10 +1204,18 @@ mod tests {
     #[test]
     fn listen_and_upstream_forms() {
         assert_eq!("80".parse::<Listen>().unwrap().to_string(), "80");
-        assert_eq!("[::]:8080".parse::<Listen>().unwrap().to_string(), "[::]:8080");
+        assert_eq!(
+            "[::]:8080".parse::<Listen>().unwrap().to_string(),
+            "[::]:8080"
+        );
         assert!("0".parse::<Listen>().is_err());
         assert!("[::1]:8080".parse::<Upstream>().unwrap().is_local());
-        assert!("app.internal:3000".parse::<Upstream>().unwrap().is_hostname());
+        assert!(
+            "app.internal:3000"
+                .parse::<Upstream>()
+                .unwrap()
+                .is_hostname()
+        );
         assert!("unix:/run/app.sock".parse::<Upstream>().unwrap().is_local());
         assert!("10.0.0.5".parse::<Upstream>().is_err());
     }

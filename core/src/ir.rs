@@ -1,126 +1,232 @@
 //! A small typed tree for nginx configuration, built by the renderers and written once by
 //! [`write`]. Arguments are quoted here and nowhere else.
 
-use std::fmt::Write;
+use std::borrow::Cow;
 
-/// One node of an nginx configuration file.
+use crate::plan::Reason;
+
+/// One node of an nginx configuration file. Nodes borrow from the plan: building and
+/// writing a tree copies no setting.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Node {
+pub enum Node<'a> {
     /// `# text`, wrapped to the line width.
-    Comment(String),
+    Comment(Cow<'a, str>),
+    /// A setting's reason as a comment: the explanation, then formula and stock default.
+    Reason(&'a Reason),
     /// An empty line.
     Blank,
     /// `name args;`
     Directive {
         /// Directive name.
-        name: String,
+        name: &'a str,
         /// Arguments, unquoted.
-        args: Vec<String>,
+        args: &'a [String],
     },
     /// `name args { children }`
     Block {
         /// Block name (`http`, `server`, `location`, …).
-        name: String,
+        name: &'a str,
         /// Arguments, unquoted.
-        args: Vec<String>,
+        args: Vec<&'a str>,
         /// Contents.
-        children: Vec<Node>,
+        children: Vec<Node<'a>>,
     },
 }
 
-impl Node {
-    /// A directive.
-    pub fn directive(name: impl Into<String>, args: impl IntoIterator<Item = impl Into<String>>) -> Self {
-        Self::Directive { name: name.into(), args: args.into_iter().map(Into::into).collect() }
-    }
+impl<'a> Node<'a> {
     /// A block.
-    pub fn block(name: impl Into<String>, args: impl IntoIterator<Item = impl Into<String>>, children: Vec<Self>) -> Self {
-        Self::Block { name: name.into(), args: args.into_iter().map(Into::into).collect(), children }
+    pub fn block(name: &'a str, args: Vec<&'a str>, children: Vec<Self>) -> Self {
+        Self::Block {
+            name,
+            args,
+            children,
+        }
     }
 }
 
 /// Comment lines are wrapped to this width (indentation included).
 const WIDTH: usize = 92;
+/// One level of indentation.
+const INDENT: &str = "    ";
 
 /// Writes `nodes` as nginx configuration text.
-pub fn write(nodes: &[Node]) -> String {
-    let mut out = String::new();
+pub fn write(nodes: &[Node<'_>]) -> String {
+    let mut out = String::with_capacity(16 * 1024);
     write_level(&mut out, nodes, 0);
     out
 }
 
-fn write_level(out: &mut String, nodes: &[Node], depth: usize) {
-    let indent = "    ".repeat(depth);
+fn write_level(out: &mut String, nodes: &[Node<'_>], depth: usize) {
+    let indent = &INDENT.repeat(depth);
+    let mut prefix = indent.clone();
+    prefix.push_str("# ");
     for node in nodes {
         match node {
             Node::Blank => out.push('\n'),
-            Node::Comment(text) => {
-                for line in wrap(text, WIDTH.saturating_sub(indent.len() + 2).max(40)) {
-                    let _ = writeln!(out, "{indent}# {line}");
-                }
-            }
+            Node::Comment(text) => push_wrapped(
+                out,
+                &prefix,
+                text,
+                WIDTH.saturating_sub(prefix.len()).max(40),
+            ),
+            Node::Reason(reason) => push_reason(
+                out,
+                &prefix,
+                reason,
+                WIDTH.saturating_sub(prefix.len()).max(40),
+            ),
             Node::Directive { name, args } => {
-                let _ = writeln!(out, "{indent}{name}{};", join_args(args));
+                out.push_str(indent);
+                out.push_str(name);
+                push_args(out, args.iter().map(String::as_str));
+                out.push_str(";\n");
             }
-            Node::Block { name, args, children } => {
-                let _ = writeln!(out, "{indent}{name}{} {{", join_args(args));
+            Node::Block {
+                name,
+                args,
+                children,
+            } => {
+                out.push_str(indent);
+                out.push_str(name);
+                push_args(out, args.iter().copied());
+                out.push_str(" {\n");
                 write_level(out, children, depth + 1);
-                let _ = writeln!(out, "{indent}}}");
+                out.push_str(indent);
+                out.push_str("}\n");
             }
         }
     }
 }
 
-fn join_args(args: &[String]) -> String {
-    args.iter().fold(String::new(), |mut s, a| {
-        s.push(' ');
-        s.push_str(&quote(a));
-        s
-    })
+fn push_args<'s>(out: &mut String, args: impl Iterator<Item = &'s str>) {
+    for arg in args {
+        out.push(' ');
+        push_quoted(out, arg);
+    }
+}
+
+fn needs_quotes(arg: &str) -> bool {
+    arg.is_empty()
+        || arg
+            .chars()
+            .any(|c| c.is_whitespace() || matches!(c, ';' | '{' | '}' | '"' | '\'' | '#'))
+}
+
+fn push_quoted(out: &mut String, arg: &str) {
+    if !needs_quotes(arg) {
+        out.push_str(arg);
+        return;
+    }
+    out.push('"');
+    for c in arg.chars() {
+        if matches!(c, '"' | '\\') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out.push('"');
 }
 
 /// Quotes an argument when nginx would otherwise split or end it there.
 pub fn quote(arg: &str) -> String {
-    let needs = arg.is_empty()
-        || arg.chars().any(|c| c.is_whitespace() || matches!(c, ';' | '{' | '}' | '"' | '\'' | '#'));
-    if !needs {
-        return arg.to_owned();
-    }
     let mut s = String::with_capacity(arg.len() + 2);
-    s.push('"');
-    for c in arg.chars() {
-        if matches!(c, '"' | '\\') {
-            s.push('\\');
-        }
-        s.push(c);
-    }
-    s.push('"');
+    push_quoted(&mut s, arg);
     s
 }
 
-/// Splits `text` into lines of at most `width` characters at spaces, and at newlines;
-/// lines indented by two spaces are kept whole.
-pub fn wrap(text: &str, width: usize) -> Vec<String> {
-    let mut lines = Vec::new();
+/// Appends `text` to `out` as lines of at most `width` characters, each starting with
+/// `prefix`, broken at spaces and at newlines; lines indented by two spaces are
+/// preformatted (commands to copy) and kept whole.
+pub fn push_wrapped(out: &mut String, prefix: &str, text: &str, width: usize) {
     for paragraph in text.lines() {
-        // Indented lines are preformatted (commands to copy): never broken.
         if paragraph.starts_with("  ") {
-            lines.push(paragraph.to_owned());
-            continue;
+            push_line(out, prefix, paragraph);
+        } else {
+            push_paragraph(out, prefix, paragraph, width);
         }
-        let mut line = String::new();
-        for word in paragraph.split_whitespace() {
-            if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
-                lines.push(std::mem::take(&mut line));
-            }
-            if !line.is_empty() {
-                line.push(' ');
-            }
-            line.push_str(word);
-        }
-        lines.push(line);
     }
-    lines
+}
+
+fn push_line(out: &mut String, prefix: &str, line: &str) {
+    out.push_str(prefix);
+    out.push_str(line);
+    out.push('\n');
+}
+
+/// Greedy line breaking at single spaces, copying whole lines. Widths count characters,
+/// not bytes, because translations are not ASCII.
+fn push_paragraph(out: &mut String, prefix: &str, text: &str, width: usize) {
+    if text.is_ascii() {
+        return push_ascii_paragraph(out, prefix, text, width);
+    }
+    let mut start = 0; // first byte of the current line
+    let mut chars = 0; // characters in text[start..i]
+    let mut space: Option<(usize, usize)> = None; // last space in the line: (byte, chars before it)
+    for (i, &b) in text.as_bytes().iter().enumerate() {
+        if b == b' ' {
+            if chars > width
+                && let Some((at, before)) = space
+            {
+                push_line(out, prefix, &text[start..at]);
+                start = at + 1;
+                chars -= before + 1;
+            }
+            space = Some((i, chars));
+        }
+        if b & 0xC0 != 0x80 {
+            chars += 1;
+        }
+    }
+    if chars > width
+        && let Some((at, _)) = space.filter(|(at, _)| *at >= start)
+    {
+        push_line(out, prefix, &text[start..at]);
+        start = at + 1;
+    }
+    push_line(out, prefix, &text[start..]);
+}
+
+/// [`push_paragraph`] for ASCII text, where bytes are characters: each break is the last
+/// space that keeps the line within `width`.
+fn push_ascii_paragraph(out: &mut String, prefix: &str, text: &str, width: usize) {
+    let mut rest = text;
+    while rest.len() > width {
+        let at = rest.as_bytes()[..=width]
+            .iter()
+            .rposition(|&b| b == b' ')
+            .or_else(|| rest.find(' '));
+        let Some(at) = at else { break };
+        push_line(out, prefix, &rest[..at]);
+        rest = &rest[at + 1..];
+    }
+    push_line(out, prefix, rest);
+}
+
+/// Appends a reason as comment lines: the explanation, then a line with the formula and
+/// the stock default.
+pub fn push_reason(out: &mut String, prefix: &str, reason: &Reason, width: usize) {
+    push_wrapped(out, prefix, reason.why, width);
+    let mut details = String::new();
+    if let Some(formula) = &reason.formula {
+        details.push_str(formula);
+    }
+    if let Some(default) = reason.default {
+        if !details.is_empty() {
+            details.push_str("; ");
+        }
+        details.push_str("default: ");
+        details.push_str(default);
+    }
+    if !details.is_empty() {
+        push_wrapped(out, prefix, &details, width);
+    }
+}
+
+/// Splits `text` into lines as [`push_wrapped`] does, without a prefix.
+pub fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut out = String::new();
+    push_wrapped(&mut out, "", text, width);
+    out.lines().map(str::to_owned).collect()
 }
 
 #[cfg(test)]
@@ -129,17 +235,31 @@ mod tests {
 
     #[test]
     fn writes_nested_blocks_and_quotes() {
+        let args = ["Connection".to_owned(), String::new()];
         let tree = vec![
             Node::Comment("top".into()),
-            Node::block("http", Vec::<String>::new(), vec![Node::directive("proxy_set_header", ["Connection", ""])]),
+            Node::block(
+                "http",
+                vec![],
+                vec![Node::Directive {
+                    name: "proxy_set_header",
+                    args: &args,
+                }],
+            ),
         ];
-        assert_eq!(write(&tree), "# top\nhttp {\n    proxy_set_header Connection \"\";\n}\n");
+        assert_eq!(
+            write(&tree),
+            "# top\nhttp {\n    proxy_set_header Connection \"\";\n}\n"
+        );
     }
 
     #[test]
     fn quoting_neutralises_syntax() {
         assert_eq!(quote("a;b"), "\"a;b\"");
-        assert_eq!(quote("h3=\":443\"; ma=86400"), "\"h3=\\\":443\\\"; ma=86400\"");
+        assert_eq!(
+            quote("h3=\":443\"; ma=86400"),
+            "\"h3=\\\":443\\\"; ma=86400\""
+        );
         assert_eq!(quote("plain"), "plain");
     }
 }

@@ -89,12 +89,12 @@ pub struct Reason {
     /// Stable key of this explanation (for translations and `explain`).
     pub id: &'static str,
     /// The explanation, in the language of the inputs.
-    pub why: String,
+    pub why: &'static str,
     /// The formula with the numbers filled in, where the value is computed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub formula: Option<String>,
     /// The inputs the value depends on.
-    pub inputs: Vec<&'static str>,
+    pub inputs: &'static [&'static str],
     /// The stock default this value replaces.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub default: Option<&'static str>,
@@ -195,6 +195,8 @@ pub struct Plan {
     pub warnings: Vec<Warning>,
     /// Shell command that precompresses the site for `gzip_static`/`brotli_static`.
     pub precompress: Option<String>,
+    /// The `nginx-gen` command line that reproduces this plan.
+    pub command: String,
 }
 
 impl Plan {
@@ -208,11 +210,17 @@ impl Plan {
     }
     /// The document root the site serves.
     pub fn root(&self) -> &str {
-        self.inputs.root.as_ref().map_or(self.inputs.layout.default_root(), |r| r.as_str())
+        self.inputs
+            .root
+            .as_ref()
+            .map_or(self.inputs.layout.default_root(), |r| r.as_str())
     }
     /// The site file's path, e.g. `/etc/nginx/conf.d/example.com.conf`.
     pub fn site_path(&self) -> String {
-        format!("/etc/nginx/conf.d/{}.conf", self.inputs.primary_name().file_stem())
+        format!(
+            "/etc/nginx/conf.d/{}.conf",
+            self.inputs.primary_name().file_stem()
+        )
     }
 }
 
@@ -290,7 +298,12 @@ struct Why {
 }
 
 fn why(id: &'static str, text: &'static str) -> Why {
-    Why { id, text, formula: None, inputs: &[] }
+    Why {
+        id,
+        text,
+        formula: None,
+        inputs: &[],
+    }
 }
 
 impl Why {
@@ -312,9 +325,9 @@ impl Builder<'_> {
     fn reason(&self, name: &'static str, w: Why) -> Reason {
         Reason {
             id: w.id,
-            why: i18n::translate(self.i.lang, w.id).unwrap_or(w.text).to_owned(),
+            why: i18n::translate(self.i.lang, w.id).unwrap_or(w.text),
             formula: w.formula,
-            inputs: w.inputs.to_vec(),
+            inputs: w.inputs,
             default: stock_default(name, self.i.nginx_version),
             doc: doc_link(name),
         }
@@ -337,7 +350,16 @@ impl Builder<'_> {
 
     fn main(&mut self) {
         let (i, t) = (self.i, self.t);
-        self.set(Scope::Main, "user", &[i.layout.user()], why("user", "Workers run as the unprivileged account of the distribution's package.").inputs(&["layout"]));
+        self.set(
+            Scope::Main,
+            "user",
+            &[i.layout.user()],
+            why(
+                "user",
+                "Workers run as the unprivileged account of the distribution's package.",
+            )
+            .inputs(&["layout"]),
+        );
         self.set(
             Scope::Main,
             "worker_processes",
@@ -361,12 +383,24 @@ impl Builder<'_> {
                 ))
                 .inputs(&["vcpu", "ram", "workload", "clients", "static_files"]),
         );
-        self.set(Scope::Main, "pid", &[i.layout.pid()], why("pid", "Where the distribution's service unit expects the pid file.").inputs(&["layout"]));
+        self.set(
+            Scope::Main,
+            "pid",
+            &[i.layout.pid()],
+            why(
+                "pid",
+                "Where the distribution's service unit expects the pid file.",
+            )
+            .inputs(&["layout"]),
+        );
         self.set(Scope::Main, "error_log", &["/var/log/nginx/error.log", "warn"], why("error_log", "Log warnings too: nginx reports exhausted connections and file limits at this level."));
         if let Some(glob) = i.layout.modules_include() {
             self.set(Scope::Main, "include", &[glob], why("include.modules", "Load the dynamic modules the distribution's packages enable (brotli among them).").inputs(&["layout"]));
         } else if i.brotli {
-            for module in ["modules/ngx_http_brotli_filter_module.so", "modules/ngx_http_brotli_static_module.so"] {
+            for module in [
+                "modules/ngx_http_brotli_filter_module.so",
+                "modules/ngx_http_brotli_static_module.so",
+            ] {
                 self.set(Scope::Main, "load_module", &[module], why("load_module.brotli", "This layout has no modules directory to include: load the brotli modules by name.").inputs(&["brotli", "layout"]));
             }
         }
@@ -385,21 +419,81 @@ impl Builder<'_> {
                 ))
                 .inputs(&["vcpu", "ram", "workload", "clients", "tls"]),
         );
-        self.omit("use", why("omit.use", "nginx picks epoll on Linux by itself; naming it changes nothing."));
+        self.omit(
+            "use",
+            why(
+                "omit.use",
+                "nginx picks epoll on Linux by itself; naming it changes nothing.",
+            ),
+        );
         self.omit("multi_accept", why("omit.multi_accept", "Off by default. With EPOLLEXCLUSIVE (nginx ≥ 1.11.3) it lets one worker drain the whole queue and unbalances load; no benchmark shows a gain."));
         self.omit("worker_cpu_affinity", why("omit.worker_cpu_affinity", "Pinning helps only on dedicated hosts; on shared or quota-limited VPS it can pin workers to busy or unavailable CPUs."));
-        self.omit("accept_mutex", why("omit.accept_mutex", "Off by default since nginx 1.11.3; the kernel spreads new connections."));
+        self.omit(
+            "accept_mutex",
+            why(
+                "omit.accept_mutex",
+                "Off by default since nginx 1.11.3; the kernel spreads new connections.",
+            ),
+        );
     }
 
     fn http(&mut self) {
         let (i, t) = (self.i, self.t);
         let h = Scope::Http;
-        self.set(h, "include", &["/etc/nginx/mime.types"], why("include.mime", "The distribution's media types, so files get the right Content-Type."));
-        self.set(h, "default_type", &["application/octet-stream"], why("default_type", "Unknown file types download instead of being guessed."));
-        self.set(h, "types_hash_max_size", &[2048], why("types_hash_max_size", "Room for the full media-type list without a start-up warning."));
-        self.set(h, "server_tokens", &["off"], why("server_tokens", "Do not announce the nginx version in headers and error pages."));
-        self.set(h, "sendfile", &["on"], why("sendfile", "Send files from the page cache without copying them through nginx."));
-        self.set(h, "tcp_nopush", &["on"], why("tcp_nopush", "With sendfile, send headers and the start of the file in full packets."));
+        self.set(
+            h,
+            "include",
+            &["/etc/nginx/mime.types"],
+            why(
+                "include.mime",
+                "The distribution's media types, so files get the right Content-Type.",
+            ),
+        );
+        self.set(
+            h,
+            "default_type",
+            &["application/octet-stream"],
+            why(
+                "default_type",
+                "Unknown file types download instead of being guessed.",
+            ),
+        );
+        self.set(
+            h,
+            "types_hash_max_size",
+            &[2048],
+            why(
+                "types_hash_max_size",
+                "Room for the full media-type list without a start-up warning.",
+            ),
+        );
+        self.set(
+            h,
+            "server_tokens",
+            &["off"],
+            why(
+                "server_tokens",
+                "Do not announce the nginx version in headers and error pages.",
+            ),
+        );
+        self.set(
+            h,
+            "sendfile",
+            &["on"],
+            why(
+                "sendfile",
+                "Send files from the page cache without copying them through nginx.",
+            ),
+        );
+        self.set(
+            h,
+            "tcp_nopush",
+            &["on"],
+            why(
+                "tcp_nopush",
+                "With sendfile, send headers and the start of the file in full packets.",
+            ),
+        );
         self.set(h, "tcp_nodelay", &["on"], why("tcp_nodelay", "Do not delay the last small packet of a response on keep-alive connections (already the default)."));
         if t.aio_threads {
             self.set(
@@ -413,7 +507,16 @@ impl Builder<'_> {
         }
         if i.behind_lb {
             self.set(h, "keepalive_timeout", &["75s"], why("keepalive_timeout.lb", "Longer than the load balancer's idle timeout (60 s on common ones), so nginx never closes a connection the balancer is about to reuse.").inputs(&["behind_lb"]));
-            self.set(h, "keepalive_requests", &[10000], why("keepalive_requests.lb", "Few, long-lived connections from the balancer carry many requests each.").inputs(&["behind_lb"]));
+            self.set(
+                h,
+                "keepalive_requests",
+                &[10000],
+                why(
+                    "keepalive_requests.lb",
+                    "Few, long-lived connections from the balancer carry many requests each.",
+                )
+                .inputs(&["behind_lb"]),
+            );
         } else {
             self.set(h, "keepalive_timeout", &["30s"], why("keepalive_timeout", "Long enough for a page and its assets, short enough that idle browsers give their slots back.").inputs(&["behind_lb"]));
             self.set(h, "keepalive_requests", &[1000], why("keepalive_requests", "Requests per client connection before it is recycled (the default since nginx 1.19.10, written for older versions)."));
@@ -423,9 +526,24 @@ impl Builder<'_> {
             _ => self.set(h, "client_body_buffer_size", &["16k"], why("client_body_buffer_size", "Form and JSON bodies up to 16 KiB stay in memory instead of a temporary file.").inputs(&["workload"])),
         }
         if i.workload == Workload::Api {
-            self.set(h, "large_client_header_buffers", &["4", "16k"], why("large_client_header_buffers", "API clients send bearer tokens and cookies that outgrow 8 KiB header lines.").inputs(&["workload"]));
+            self.set(
+                h,
+                "large_client_header_buffers",
+                &["4", "16k"],
+                why(
+                    "large_client_header_buffers",
+                    "API clients send bearer tokens and cookies that outgrow 8 KiB header lines.",
+                )
+                .inputs(&["workload"]),
+            );
         } else {
-            self.omit("large_client_header_buffers", why("omit.large_client_header_buffers", "The defaults (1k, growing to 4 × 8k) fit browser requests."));
+            self.omit(
+                "large_client_header_buffers",
+                why(
+                    "omit.large_client_header_buffers",
+                    "The defaults (1k, growing to 4 × 8k) fit browser requests.",
+                ),
+            );
         }
         self.omit("client_header_buffer_size", why("omit.client_header_buffer_size", "The default 1k already fits most request headers; longer ones move to large_client_header_buffers."));
         self.set(
@@ -443,11 +561,32 @@ impl Builder<'_> {
                     .formula(format!("clamp(1.2 × {} files, 1000, 65536) = {}", i.static_files, ofc.max))
                     .inputs(&["static_files", "workload"]),
             );
-            self.set(h, "open_file_cache_valid", &["60s"], why("open_file_cache_valid", "Recheck cached files once a minute."));
-            self.set(h, "open_file_cache_min_uses", &[2], why("open_file_cache_min_uses", "Cache only files asked for twice, so one-off requests do not evict hot files."));
+            self.set(
+                h,
+                "open_file_cache_valid",
+                &["60s"],
+                why(
+                    "open_file_cache_valid",
+                    "Recheck cached files once a minute.",
+                ),
+            );
+            self.set(
+                h,
+                "open_file_cache_min_uses",
+                &[2],
+                why(
+                    "open_file_cache_min_uses",
+                    "Cache only files asked for twice, so one-off requests do not evict hot files.",
+                ),
+            );
             self.omit("open_file_cache_errors", why("omit.open_file_cache_errors", "Caching 'file not found' would keep answering 404 for up to a minute after a deploy adds the file."));
         }
-        self.set(h, "gzip", &["on"], why("gzip", "Compress text responses on the fly."));
+        self.set(
+            h,
+            "gzip",
+            &["on"],
+            why("gzip", "Compress text responses on the fly."),
+        );
         self.set(
             h,
             "gzip_comp_level",
@@ -455,27 +594,79 @@ impl Builder<'_> {
             why("gzip_comp_level", "Level 1 compresses nearly as well as 5 for a fraction of the CPU; higher levels make a busy server CPU-bound. Static files are precompressed at level 9 instead.")
                 .inputs(&["workload"]),
         );
-        self.set(h, "gzip_min_length", &[256], why("gzip_min_length", "Below about 256 bytes compression saves less than it costs."));
+        self.set(
+            h,
+            "gzip_min_length",
+            &[256],
+            why(
+                "gzip_min_length",
+                "Below about 256 bytes compression saves less than it costs.",
+            ),
+        );
         self.set(h, "gzip_types", COMPRESSIBLE_TYPES, why("gzip_types", "Text formats worth compressing; text/html is always included and listing it again logs a warning."));
         self.set(h, "gzip_proxied", &["any"], why("gzip_proxied", "Also compress for requests that came through a proxy or CDN (they carry a Via header, which the default refuses)."));
-        self.set(h, "gzip_vary", &["on"], why("gzip_vary", "Send Vary: Accept-Encoding so caches keep compressed and plain copies apart."));
+        self.set(
+            h,
+            "gzip_vary",
+            &["on"],
+            why(
+                "gzip_vary",
+                "Send Vary: Accept-Encoding so caches keep compressed and plain copies apart.",
+            ),
+        );
         if i.workload.serves_files() {
             self.set(h, "gzip_static", &["on"], why("gzip_static", "Serve the precompressed .gz file next to the original when there is one: no compression work per request.").inputs(&["workload"]));
         }
         if i.brotli {
-            self.set(h, "brotli", &["on"], why("brotli", "Compress on the fly with brotli for clients that accept it.").inputs(&["brotli"]));
+            self.set(
+                h,
+                "brotli",
+                &["on"],
+                why(
+                    "brotli",
+                    "Compress on the fly with brotli for clients that accept it.",
+                )
+                .inputs(&["brotli"]),
+            );
             self.set(h, "brotli_comp_level", &[3], why("brotli_comp_level", "Levels up to 4 cost about as much CPU as gzip's lowest while compressing better; static files are precompressed at 11.").inputs(&["brotli"]));
-            self.set(h, "brotli_types", COMPRESSIBLE_TYPES, why("brotli_types", "The same text formats as gzip."));
+            self.set(
+                h,
+                "brotli_types",
+                COMPRESSIBLE_TYPES,
+                why("brotli_types", "The same text formats as gzip."),
+            );
             if i.workload.serves_files() {
-                self.set(h, "brotli_static", &["on"], why("brotli_static", "Serve the precompressed .br file when there is one.").inputs(&["brotli", "workload"]));
+                self.set(
+                    h,
+                    "brotli_static",
+                    &["on"],
+                    why(
+                        "brotli_static",
+                        "Serve the precompressed .br file when there is one.",
+                    )
+                    .inputs(&["brotli", "workload"]),
+                );
             }
         }
         if i.behind_lb {
             for cidr in &i.trusted_proxies {
                 self.set(h, "set_real_ip_from", &[cidr], why("set_real_ip_from", "Trust X-Forwarded-For only from the load balancers, so logs and limits see the real client address.").inputs(&["trusted_proxies"]));
             }
-            self.set(h, "real_ip_header", &["X-Forwarded-For"], why("real_ip_header", "The header the load balancer adds."));
-            self.set(h, "real_ip_recursive", &["on"], why("real_ip_recursive", "Skip every trusted address in the chain, not only the last."));
+            self.set(
+                h,
+                "real_ip_header",
+                &["X-Forwarded-For"],
+                why("real_ip_header", "The header the load balancer adds."),
+            );
+            self.set(
+                h,
+                "real_ip_recursive",
+                &["on"],
+                why(
+                    "real_ip_recursive",
+                    "Skip every trusted address in the chain, not only the last.",
+                ),
+            );
         }
         if i.tls {
             self.tls_http();
@@ -493,7 +684,16 @@ impl Builder<'_> {
                 self.set(h, "ssl_ciphers", &[INTERMEDIATE_CIPHERS], why("ssl_ciphers", "Mozilla intermediate (guideline 6.0): forward-secret AEAD suites only; no DHE, so no dhparam file.").inputs(&["tls_profile"]));
             }
             TlsProfile::Modern => {
-                self.set(h, "ssl_protocols", &["TLSv1.3"], why("ssl_protocols.modern", "Mozilla modern: TLS 1.3 only; its cipher suites need no configuration.").inputs(&["tls_profile"]));
+                self.set(
+                    h,
+                    "ssl_protocols",
+                    &["TLSv1.3"],
+                    why(
+                        "ssl_protocols.modern",
+                        "Mozilla modern: TLS 1.3 only; its cipher suites need no configuration.",
+                    )
+                    .inputs(&["tls_profile"]),
+                );
             }
         }
         self.set(h, "ssl_prefer_server_ciphers", &["off"], why("ssl_prefer_server_ciphers", "Every offered suite is strong, so let clients pick what is fastest for them (Mozilla)."));
@@ -525,7 +725,16 @@ impl Builder<'_> {
             self.set(h, "ssl_session_tickets", &["off"], why("ssl_session_tickets", "Before nginx 1.23.2 ticket keys never rotate, which undoes forward secrecy (Mozilla).").inputs(&["nginx_version"]));
         }
         if i.workload.proxies() {
-            self.set(h, "ssl_buffer_size", &["4k"], why("ssl_buffer_size", "Smaller TLS records deliver the first bytes of dynamic responses sooner.").inputs(&["workload"]));
+            self.set(
+                h,
+                "ssl_buffer_size",
+                &["4k"],
+                why(
+                    "ssl_buffer_size",
+                    "Smaller TLS records deliver the first bytes of dynamic responses sooner.",
+                )
+                .inputs(&["workload"]),
+            );
         }
     }
 
@@ -535,7 +744,12 @@ impl Builder<'_> {
             return;
         }
         for upstream in &i.upstreams {
-            self.set(Scope::Upstream, "server", &[upstream], why("upstream.server", "An application server.").inputs(&["upstreams"]));
+            self.set(
+                Scope::Upstream,
+                "server",
+                &[upstream],
+                why("upstream.server", "An application server.").inputs(&["upstreams"]),
+            );
         }
         let keepalive = t.upstream_keepalive.unwrap_or(8);
         self.set(
@@ -556,21 +770,74 @@ impl Builder<'_> {
     fn proxy_location(&mut self, scope: Scope) {
         let (i, t) = (self.i, self.t);
         let v = i.versions();
-        self.set(scope, "proxy_pass", &["http://app"], why("proxy_pass", "Hand the request to the application servers of the upstream block."));
+        self.set(
+            scope,
+            "proxy_pass",
+            &["http://app"],
+            why(
+                "proxy_pass",
+                "Hand the request to the application servers of the upstream block.",
+            ),
+        );
         if !v.has(Feature::UpstreamKeepaliveByDefault) {
-            self.set(scope, "proxy_http_version", &["1.1"], why("proxy_http_version", "Upstream keepalive needs HTTP/1.1 before nginx 1.29.7.").inputs(&["nginx_version"]));
+            self.set(
+                scope,
+                "proxy_http_version",
+                &["1.1"],
+                why(
+                    "proxy_http_version",
+                    "Upstream keepalive needs HTTP/1.1 before nginx 1.29.7.",
+                )
+                .inputs(&["nginx_version"]),
+            );
             self.set(scope, "proxy_set_header", &["Connection", ""], why("proxy_set_header.connection", "Keep the upstream connection open: before nginx 1.29.7 nginx sends Connection: close.").inputs(&["nginx_version"]));
         }
-        self.set(scope, "proxy_set_header", &["Host", "$host"], why("proxy_set_header.host", "The requested host name, as nginx validated it ($http_host could be spoofed)."));
-        self.set(scope, "proxy_set_header", &["X-Real-IP", "$remote_addr"], why("proxy_set_header.real_ip", "The client's address for the application."));
-        self.set(scope, "proxy_set_header", &["X-Forwarded-For", "$proxy_add_x_forwarded_for"], why("proxy_set_header.forwarded_for", "The chain of client addresses."));
-        self.set(scope, "proxy_set_header", &["X-Forwarded-Proto", "$scheme"], why("proxy_set_header.forwarded_proto", "Whether the client used HTTPS, for redirects and secure cookies."));
+        self.set(
+            scope,
+            "proxy_set_header",
+            &["Host", "$host"],
+            why(
+                "proxy_set_header.host",
+                "The requested host name, as nginx validated it ($http_host could be spoofed).",
+            ),
+        );
+        self.set(
+            scope,
+            "proxy_set_header",
+            &["X-Real-IP", "$remote_addr"],
+            why(
+                "proxy_set_header.real_ip",
+                "The client's address for the application.",
+            ),
+        );
+        self.set(
+            scope,
+            "proxy_set_header",
+            &["X-Forwarded-For", "$proxy_add_x_forwarded_for"],
+            why(
+                "proxy_set_header.forwarded_for",
+                "The chain of client addresses.",
+            ),
+        );
+        self.set(
+            scope,
+            "proxy_set_header",
+            &["X-Forwarded-Proto", "$scheme"],
+            why(
+                "proxy_set_header.forwarded_proto",
+                "Whether the client used HTTPS, for redirects and secure cookies.",
+            ),
+        );
         if let Some(b) = t.proxy {
             self.set(
                 scope,
                 "proxy_buffer_size",
                 &[kib(b.header)],
-                why("proxy_buffer_size", "Room for the application's response headers, cookies and tokens included.").inputs(&["workload"]),
+                why(
+                    "proxy_buffer_size",
+                    "Room for the application's response headers, cookies and tokens included.",
+                )
+                .inputs(&["workload"]),
             );
             self.set(
                 scope,
@@ -628,16 +895,27 @@ impl Builder<'_> {
             text = "Options that apply to the whole address and port, set once on the catch-all server: a listen queue (backlog) sized for a reconnect storm, paired with net.core.somaxconn; reuseport gives each worker its own queue";
         }
         let fastopen = t.fastopen.is_some() && !tls;
-        why(if fastopen { "listen.catch_all.fastopen" } else { "listen.catch_all" }, text)
-            .formula(format!(
-                "backlog = clamp(pow2({} clients / {} s × {} ms), 512, 65535) = {}{}",
-                t.clients,
-                tuning::RECONNECT_STORM_SECONDS,
-                tuning::ACCEPT_WAIT_MS,
-                t.backlog,
-                if fastopen { "; fastopen paired with net.ipv4.tcp_fastopen = 3" } else { "" }
-            ))
-            .inputs(&["clients", "vcpu", "listen", "workload", "behind_lb"])
+        why(
+            if fastopen {
+                "listen.catch_all.fastopen"
+            } else {
+                "listen.catch_all"
+            },
+            text,
+        )
+        .formula(format!(
+            "backlog = clamp(pow2({} clients / {} s × {} ms), 512, 65535) = {}{}",
+            t.clients,
+            tuning::RECONNECT_STORM_SECONDS,
+            tuning::ACCEPT_WAIT_MS,
+            t.backlog,
+            if fastopen {
+                "; fastopen paired with net.ipv4.tcp_fastopen = 3"
+            } else {
+                ""
+            }
+        ))
+        .inputs(&["clients", "vcpu", "listen", "workload", "behind_lb"])
     }
 
     fn site(&mut self) {
@@ -645,7 +923,9 @@ impl Builder<'_> {
         let v = i.versions();
 
         // Catch-all servers own the listen options and refuse unknown host names.
-        let catch_all = Scope::Server { server: ServerRole::CatchAll };
+        let catch_all = Scope::Server {
+            server: ServerRole::CatchAll,
+        };
         let mut args = vec![i.listen.to_string()];
         args.extend(self.listen_options(false));
         let w = self.listen_why(false);
@@ -653,7 +933,9 @@ impl Builder<'_> {
         self.set(catch_all, "return", &[444], why("return.catch_all", "Close connections for host names this server does not serve, instead of showing the first site to scanners."));
 
         if i.tls {
-            let scope = Scope::Server { server: ServerRole::CatchAllTls };
+            let scope = Scope::Server {
+                server: ServerRole::CatchAllTls,
+            };
             let port = i.listen.with_port(i.tls_port);
             let mut args = vec![port.clone(), "ssl".into()];
             if !v.has(Feature::Http2Directive) {
@@ -673,14 +955,49 @@ impl Builder<'_> {
             }
         }
 
-        let site = Scope::Server { server: ServerRole::Site };
-        let names: Vec<&str> = i.server_names.iter().map(|n| n.as_str()).collect();
-        self.set(site, "listen", &[i.listen.to_string()], why("listen.site", "The site on plain HTTP.").inputs(&["listen"]));
-        self.set(site, "server_name", &names, why("server_name", "The names this site answers to.").inputs(&["server_names"]));
+        let site = Scope::Server {
+            server: ServerRole::Site,
+        };
+        let names: Vec<&str> = i
+            .server_names
+            .iter()
+            .map(crate::inputs::ServerName::as_str)
+            .collect();
+        self.set(
+            site,
+            "listen",
+            &[i.listen.to_string()],
+            why("listen.site", "The site on plain HTTP.").inputs(&["listen"]),
+        );
+        self.set(
+            site,
+            "server_name",
+            &names,
+            why("server_name", "The names this site answers to.").inputs(&["server_names"]),
+        );
         if i.tls {
-            let acme = Scope::Location { server: ServerRole::Site, location: LocationRole::Acme };
-            self.set(acme, "root", &["/var/www/_letsencrypt"], why("acme.root", "Let ACME HTTP-01 challenges through on plain HTTP so certificates renew."));
-            self.set(site, "return", &["308", "https://$host$request_uri"], why("return.https", "Send plain-HTTP visitors to HTTPS; 308 keeps the method and body."));
+            let acme = Scope::Location {
+                server: ServerRole::Site,
+                location: LocationRole::Acme,
+            };
+            self.set(
+                acme,
+                "root",
+                &["/var/www/_letsencrypt"],
+                why(
+                    "acme.root",
+                    "Let ACME HTTP-01 challenges through on plain HTTP so certificates renew.",
+                ),
+            );
+            self.set(
+                site,
+                "return",
+                &["308", "https://$host$request_uri"],
+                why(
+                    "return.https",
+                    "Send plain-HTTP visitors to HTTPS; 308 keeps the method and body.",
+                ),
+            );
             self.tls_site();
         } else {
             self.content(ServerRole::Site);
@@ -690,42 +1007,128 @@ impl Builder<'_> {
     fn certificate(&mut self, scope: Scope) {
         let i = self.i;
         let name = i.primary_name().file_stem();
-        let cert = i.tls_cert.as_ref().map_or_else(|| format!("/etc/letsencrypt/live/{name}/fullchain.pem"), |p| p.as_str().to_owned());
-        let key = i.tls_key.as_ref().map_or_else(|| format!("/etc/letsencrypt/live/{name}/privkey.pem"), |p| p.as_str().to_owned());
-        self.set(scope, "ssl_certificate", &[cert], why("ssl_certificate", "The certificate chain (Let's Encrypt's path unless one is given).").inputs(&["tls_cert", "server_names"]));
-        self.set(scope, "ssl_certificate_key", &[key], why("ssl_certificate_key", "The private key of that certificate.").inputs(&["tls_key", "server_names"]));
+        let cert = i.tls_cert.as_ref().map_or_else(
+            || format!("/etc/letsencrypt/live/{name}/fullchain.pem"),
+            |p| p.as_str().to_owned(),
+        );
+        let key = i.tls_key.as_ref().map_or_else(
+            || format!("/etc/letsencrypt/live/{name}/privkey.pem"),
+            |p| p.as_str().to_owned(),
+        );
+        self.set(
+            scope,
+            "ssl_certificate",
+            &[cert],
+            why(
+                "ssl_certificate",
+                "The certificate chain (Let's Encrypt's path unless one is given).",
+            )
+            .inputs(&["tls_cert", "server_names"]),
+        );
+        self.set(
+            scope,
+            "ssl_certificate_key",
+            &[key],
+            why(
+                "ssl_certificate_key",
+                "The private key of that certificate.",
+            )
+            .inputs(&["tls_key", "server_names"]),
+        );
     }
 
     fn tls_site(&mut self) {
         let i = self.i;
         let v = i.versions();
-        let scope = Scope::Server { server: ServerRole::SiteTls };
+        let scope = Scope::Server {
+            server: ServerRole::SiteTls,
+        };
         let port = i.listen.with_port(i.tls_port);
         let mut args = vec![port.clone(), "ssl".to_owned()];
         if !v.has(Feature::Http2Directive) {
             args.push("http2".into());
         }
-        self.set(scope, "listen", &args, why("listen.tls", "The site on HTTPS; before nginx 1.25.1 HTTP/2 is switched on here.").inputs(&["tls_port", "nginx_version"]));
+        self.set(
+            scope,
+            "listen",
+            &args,
+            why(
+                "listen.tls",
+                "The site on HTTPS; before nginx 1.25.1 HTTP/2 is switched on here.",
+            )
+            .inputs(&["tls_port", "nginx_version"]),
+        );
         if i.http3 {
-            self.set(scope, "listen", &[port, "quic".into()], why("listen.quic.site", "The site on HTTP/3.").inputs(&["http3"]));
-            self.set(scope, "http3", &["on"], why("http3", "Serve HTTP/3 on the QUIC listener.").inputs(&["http3"]));
+            self.set(
+                scope,
+                "listen",
+                &[port, "quic".into()],
+                why("listen.quic.site", "The site on HTTP/3.").inputs(&["http3"]),
+            );
+            self.set(
+                scope,
+                "http3",
+                &["on"],
+                why("http3", "Serve HTTP/3 on the QUIC listener.").inputs(&["http3"]),
+            );
         }
         if v.has(Feature::Http2Directive) {
             self.set(scope, "http2", &["on"], why("http2", "HTTP/2 for TLS clients; nginx ≥ 1.25.1 switches it on with this directive (the listen parameter is deprecated).").inputs(&["nginx_version"]));
         }
-        let names: Vec<&str> = i.server_names.iter().map(|n| n.as_str()).collect();
-        self.set(scope, "server_name", &names, why("server_name", "The names this site answers to.").inputs(&["server_names"]));
+        let names: Vec<&str> = i
+            .server_names
+            .iter()
+            .map(crate::inputs::ServerName::as_str)
+            .collect();
+        self.set(
+            scope,
+            "server_name",
+            &names,
+            why("server_name", "The names this site answers to.").inputs(&["server_names"]),
+        );
         self.certificate(scope);
         if i.ocsp_stapling {
             self.set(scope, "ssl_stapling", &["on"], why("ssl_stapling", "Staple the CA's OCSP response (asked for; does nothing for certificates without an OCSP URL, such as Let's Encrypt's since 2025).").inputs(&["ocsp_stapling"]));
-            self.set(scope, "ssl_stapling_verify", &["on"], why("ssl_stapling_verify", "Check the stapled response before sending it."));
-            self.set(scope, "resolver", &["127.0.0.53", "valid=300s"], why("resolver", "Stapling looks up the OCSP responder; this is systemd-resolved's local stub.").inputs(&["ocsp_stapling"]));
+            self.set(
+                scope,
+                "ssl_stapling_verify",
+                &["on"],
+                why(
+                    "ssl_stapling_verify",
+                    "Check the stapled response before sending it.",
+                ),
+            );
+            self.set(
+                scope,
+                "resolver",
+                &["127.0.0.53", "valid=300s"],
+                why(
+                    "resolver",
+                    "Stapling looks up the OCSP responder; this is systemd-resolved's local stub.",
+                )
+                .inputs(&["ocsp_stapling"]),
+            );
         } else {
             self.omit("ssl_stapling", why("omit.ssl_stapling", "Let's Encrypt ended OCSP in 2025; stapling its certificates only logs a warning. Opt in with --ocsp-stapling for CAs that still run OCSP."));
         }
-        self.set(scope, "add_header", &["Strict-Transport-Security", "max-age=63072000", "always"], why("hsts", "Browsers use HTTPS only, for two years (Mozilla)."));
+        self.set(
+            scope,
+            "add_header",
+            &["Strict-Transport-Security", "max-age=63072000", "always"],
+            why("hsts", "Browsers use HTTPS only, for two years (Mozilla)."),
+        );
         if i.http3 {
-            self.set(scope, "add_header", &["Alt-Svc", &format!("h3=\":{}\"; ma=86400", i.tls_port), "always"], why("alt_svc", "Tell browsers HTTP/3 is available on this port.").inputs(&["http3", "tls_port"]));
+            self.set(
+                scope,
+                "add_header",
+                &[
+                    "Alt-Svc",
+                    &format!("h3=\":{}\"; ma=86400", i.tls_port),
+                    "always",
+                ],
+                why("alt_svc", "Tell browsers HTTP/3 is available on this port.")
+                    .inputs(&["http3", "tls_port"]),
+            );
         }
         self.content(ServerRole::SiteTls);
     }
@@ -735,21 +1138,80 @@ impl Builder<'_> {
         let i = self.i;
         let scope = Scope::Server { server };
         self.set(scope, "add_header", &["X-Content-Type-Options", "nosniff", "always"], why("header.nosniff", "Browsers must not guess content types. All headers are set at this one level, because an add_header inside a location would drop them."));
-        self.set(scope, "add_header", &["Referrer-Policy", "strict-origin-when-cross-origin", "always"], why("header.referrer", "Send only the origin to other sites."));
-        self.set(scope, "add_header", &["X-Frame-Options", "SAMEORIGIN", "always"], why("header.frame", "Other sites may not frame these pages (clickjacking)."));
-        let root = Scope::Location { server, location: LocationRole::Root };
+        self.set(
+            scope,
+            "add_header",
+            &[
+                "Referrer-Policy",
+                "strict-origin-when-cross-origin",
+                "always",
+            ],
+            why("header.referrer", "Send only the origin to other sites."),
+        );
+        self.set(
+            scope,
+            "add_header",
+            &["X-Frame-Options", "SAMEORIGIN", "always"],
+            why(
+                "header.frame",
+                "Other sites may not frame these pages (clickjacking).",
+            ),
+        );
+        let root = Scope::Location {
+            server,
+            location: LocationRole::Root,
+        };
         match i.workload {
             Workload::Static | Workload::Mixed => {
-                let document_root = i.root.as_ref().map_or(i.layout.default_root(), |r| r.as_str());
-                self.set(scope, "root", &[document_root], why("root", "Where the site's files are.").inputs(&["root", "layout"]));
-                self.set(scope, "index", &["index.html"], why("index", "The file served for a directory."));
-                let fallback = if i.workload == Workload::Mixed { "@app" } else { "=404" };
+                let document_root = i
+                    .root
+                    .as_ref()
+                    .map_or(i.layout.default_root(), |r| r.as_str());
+                self.set(
+                    scope,
+                    "root",
+                    &[document_root],
+                    why("root", "Where the site's files are.").inputs(&["root", "layout"]),
+                );
+                self.set(
+                    scope,
+                    "index",
+                    &["index.html"],
+                    why("index", "The file served for a directory."),
+                );
+                let fallback = if i.workload == Workload::Mixed {
+                    "@app"
+                } else {
+                    "=404"
+                };
                 self.set(root, "try_files", &["$uri", "$uri/", fallback], why("try_files", "Serve the file if it exists, otherwise the directory's index, otherwise the fallback.").inputs(&["workload"]));
-                let assets = Scope::Location { server, location: LocationRole::Assets };
-                self.set(assets, "expires", &["7d"], why("expires", "Browsers keep styles, scripts, images and fonts for a week."));
-                self.set(assets, "access_log", &["off"], why("access_log.assets", "Asset requests add little to the log but cost a write each."));
+                let assets = Scope::Location {
+                    server,
+                    location: LocationRole::Assets,
+                };
+                self.set(
+                    assets,
+                    "expires",
+                    &["7d"],
+                    why(
+                        "expires",
+                        "Browsers keep styles, scripts, images and fonts for a week.",
+                    ),
+                );
+                self.set(
+                    assets,
+                    "access_log",
+                    &["off"],
+                    why(
+                        "access_log.assets",
+                        "Asset requests add little to the log but cost a write each.",
+                    ),
+                );
                 if i.workload == Workload::Mixed {
-                    self.proxy_location(Scope::Location { server, location: LocationRole::App });
+                    self.proxy_location(Scope::Location {
+                        server,
+                        location: LocationRole::App,
+                    });
                 }
             }
             Workload::Proxy | Workload::Api => self.proxy_location(root),
@@ -777,7 +1239,13 @@ impl Builder<'_> {
                     .inputs(&["ram", "clients"]),
             );
         } else {
-            self.omit("net.ipv4.tcp_max_syn_backlog", why("omit.net.ipv4.tcp_max_syn_backlog", "The kernel's default for this much RAM already covers the listen backlog."));
+            self.omit(
+                "net.ipv4.tcp_max_syn_backlog",
+                why(
+                    "omit.net.ipv4.tcp_max_syn_backlog",
+                    "The kernel's default for this much RAM already covers the listen backlog.",
+                ),
+            );
         }
         if t.fastopen.is_some() {
             self.set(s, "net.ipv4.tcp_fastopen", &[3], why("net.ipv4.tcp_fastopen", "Enable TCP Fast Open for servers too; paired with fastopen= on the listen socket. Only for static files, because a SYN's data may be replayed.").inputs(&["workload", "behind_lb"]));
@@ -793,7 +1261,13 @@ impl Builder<'_> {
                     .inputs(&["workload"]),
             );
             let mut reserved: Vec<u16> = RESERVED_PORTS.to_vec();
-            reserved.extend(i.upstreams.iter().filter(|u| u.is_local()).filter_map(super::inputs::Upstream::port).filter(|p| *p >= EPHEMERAL_START));
+            reserved.extend(
+                i.upstreams
+                    .iter()
+                    .filter(|u| u.is_local())
+                    .filter_map(super::inputs::Upstream::port)
+                    .filter(|p| *p >= EPHEMERAL_START),
+            );
             reserved.sort_unstable();
             reserved.dedup();
             let list: Vec<String> = reserved.iter().map(ToString::to_string).collect();
@@ -804,7 +1278,13 @@ impl Builder<'_> {
                 self.omit("net.ipv4.tcp_tw_reuse", why("omit.net.ipv4.tcp_tw_reuse.local", "The default (2) already reuses TIME-WAIT ports on loopback, where these upstreams are."));
             }
         } else {
-            self.omit("net.ipv4.ip_local_port_range", why("omit.net.ipv4.ip_local_port_range", "Only outgoing connections use ephemeral ports, and a static site opens none."));
+            self.omit(
+                "net.ipv4.ip_local_port_range",
+                why(
+                    "omit.net.ipv4.ip_local_port_range",
+                    "Only outgoing connections use ephemeral ports, and a static site opens none.",
+                ),
+            );
             self.omit("net.ipv4.tcp_tw_reuse", why("omit.net.ipv4.tcp_tw_reuse", "It affects only outgoing connections, and a static site opens none (the default is 2, not 0)."));
         }
         if let Some(file_max) = t.file_max {
@@ -841,7 +1321,11 @@ impl Builder<'_> {
         let mut out = Vec::new();
         let mut warn = |id, field, message: String| out.push(Warning { id, field, message });
         if t.clients < t.clients_target {
-            let field = if i.clients.is_some() { Some("clients") } else { Some("ram") };
+            let field = if i.clients.is_some() {
+                Some("clients")
+            } else {
+                Some("ram")
+            };
             warn("capacity", field, format!(
                 "{} concurrent clients were asked for, but {} fit: {} MiB per active client against a budget of {} MiB. Add RAM or expect fewer clients.",
                 t.clients_target,
@@ -854,18 +1338,29 @@ impl Builder<'_> {
             warn("http3_behind_lb", Some("http3"), "HTTP/3 usually ends at the load balancer; nginx's QUIC listener is reachable only if UDP reaches this host.".into());
         }
         if i.http3 {
-            warn("http3_firewall", Some("http3"), format!("Open UDP port {} in the firewall for HTTP/3.", i.tls_port));
+            warn(
+                "http3_firewall",
+                Some("http3"),
+                format!("Open UDP port {} in the firewall for HTTP/3.", i.tls_port),
+            );
         }
         if i.ocsp_stapling {
             warn("ocsp", Some("ocsp_stapling"), "Let's Encrypt certificates carry no OCSP URL since 2025: nginx will log that stapling is ignored.".into());
         }
         if i.brotli && i.layout != Layout::Debian {
-            warn("brotli_module", Some("brotli"), format!("The {} packages do not ship the brotli modules; build ngx_brotli for your nginx or turn brotli off.", i.layout));
+            warn(
+                "brotli_module",
+                Some("brotli"),
+                format!(
+                    "The {} packages do not ship the brotli modules; build ngx_brotli for your nginx or turn brotli off.",
+                    i.layout
+                ),
+            );
         }
         if i.workload.proxies() && i.upstreams.iter().any(super::inputs::Upstream::is_hostname) {
             warn("upstream_dns", Some("upstreams"), "Upstream host names are resolved once, when nginx starts; reload nginx when their addresses change.".into());
         }
-        if i.behind_lb && i.trusted_proxies == Inputs::default().trusted_proxies {
+        if i.behind_lb && i.trusted_proxies == crate::inputs::defaults().trusted_proxies {
             warn("trusted_proxies", Some("trusted_proxies"), "X-Forwarded-For is trusted from every private network; narrow --trusted-proxy to your load balancers' addresses.".into());
         }
         if i.layout == Layout::Docker {
@@ -873,11 +1368,22 @@ impl Builder<'_> {
         }
         for a in ADVISORIES {
             if a.affects(i.nginx_version) && (i.tls || !a.tls_only) {
-                warn("advisory", Some("nginx_version"), format!("nginx {} is affected by {}: {}. Upgrade nginx.", i.nginx_version, a.id, a.summary));
+                warn(
+                    "advisory",
+                    Some("nginx_version"),
+                    format!(
+                        "nginx {} is affected by {}: {}. Upgrade nginx.",
+                        i.nginx_version, a.id, a.summary
+                    ),
+                );
             }
         }
-        if i.workload == Workload::Static && i.upstreams != Inputs::default().upstreams {
-            warn("upstreams_unused", Some("upstreams"), "The static workload proxies nothing; the upstreams are ignored.".into());
+        if i.workload == Workload::Static && i.upstreams != crate::inputs::defaults().upstreams {
+            warn(
+                "upstreams_unused",
+                Some("upstreams"),
+                "The static workload proxies nothing; the upstreams are ignored.".into(),
+            );
         }
         out
     }
@@ -899,7 +1405,12 @@ impl Plan {
     /// Computes the plan for validated inputs. Never fails.
     pub fn new(inputs: &Inputs) -> Self {
         let tuning = Tuning::compute(inputs);
-        let mut b = Builder { i: inputs, t: &tuning, settings: Vec::new(), omitted: Vec::new() };
+        let mut b = Builder {
+            i: inputs,
+            t: &tuning,
+            settings: Vec::new(),
+            omitted: Vec::new(),
+        };
         b.main();
         b.http();
         b.upstream();
@@ -924,15 +1435,34 @@ impl Plan {
             peak_memory: tuning.peak_memory,
             connection_slots: u64::from(tuning.workers) * u64::from(tuning.worker_connections),
         };
-        let precompress = inputs.workload.serves_files().then(|| precompress_command(inputs));
-        Self { inputs: inputs.clone(), tuning, settings, omitted, capacity, warnings, precompress }
+        let precompress = inputs
+            .workload
+            .serves_files()
+            .then(|| precompress_command(inputs));
+        Self {
+            inputs: inputs.clone(),
+            tuning,
+            settings,
+            omitted,
+            capacity,
+            warnings,
+            precompress,
+            command: inputs.to_command(),
+        }
     }
 }
 
 /// The command that writes `.gz` (and `.br`) files next to every compressible file.
 fn precompress_command(inputs: &Inputs) -> String {
-    let root = inputs.root.as_ref().map_or(inputs.layout.default_root(), |r| r.as_str());
-    let brotli = if inputs.brotli { " -exec brotli -f -k -q 11 {} +" } else { "" };
+    let root = inputs
+        .root
+        .as_ref()
+        .map_or(inputs.layout.default_root(), |r| r.as_str());
+    let brotli = if inputs.brotli {
+        " -exec brotli -f -k -q 11 {} +"
+    } else {
+        ""
+    };
     format!(
         "find {root} -type f \\( -name '*.html' -o -name '*.css' -o -name '*.js' -o -name '*.mjs' -o -name '*.json' -o -name '*.svg' -o -name '*.xml' -o -name '*.txt' \\) -exec gzip -f -k -9 {{}} +{brotli}"
     )

@@ -33,7 +33,10 @@ impl fmt::Display for SizeError {
             Self::Negative => f.write_str("a size cannot be negative"),
             Self::NotANumber => f.write_str("expected a number followed by a unit"),
             Self::UnknownUnit(u) => {
-                write!(f, "unknown unit '{u}' (use K, M, G or T, optionally with B or iB)")
+                write!(
+                    f,
+                    "unknown unit '{u}' (use K, M, G or T, optionally with B or iB)"
+                )
             }
             Self::TooLarge => f.write_str("the size is too large"),
         }
@@ -92,7 +95,7 @@ impl ByteSize {
             return Some("0".into());
         }
         for (unit, suffix) in [(GIB, "g"), (MIB, "m"), (KIB, "k")] {
-            if n % unit == 0 {
+            if n.is_multiple_of(unit) {
                 return Some(format!("{}{suffix}", n / unit));
             }
         }
@@ -140,12 +143,18 @@ impl FromStr for ByteSize {
             whole.parse().map_err(|_| SizeError::TooLarge)?
         };
         let scale = 10u128.pow(fraction.len() as u32);
-        let fraction: u128 = if fraction.is_empty() { 0 } else { fraction.parse().map_err(|_| SizeError::NotANumber)? };
+        let fraction: u128 = if fraction.is_empty() {
+            0
+        } else {
+            fraction.parse().map_err(|_| SizeError::NotANumber)?
+        };
         let bytes = whole
             .checked_mul(u128::from(multiplier))
             .and_then(|w| w.checked_add(fraction * u128::from(multiplier) / scale))
             .ok_or(SizeError::TooLarge)?;
-        u64::try_from(bytes).map(Self).map_err(|_| SizeError::TooLarge)
+        u64::try_from(bytes)
+            .map(Self)
+            .map_err(|_| SizeError::TooLarge)
     }
 }
 
@@ -154,7 +163,7 @@ impl fmt::Display for ByteSize {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let n = self.0;
         for (unit, suffix) in [(TIB, "T"), (GIB, "G"), (MIB, "M"), (KIB, "K")] {
-            if n >= unit && n % unit == 0 {
+            if n >= unit && n.is_multiple_of(unit) {
                 return write!(f, "{}{suffix}", n / unit);
             }
         }
@@ -190,7 +199,10 @@ mod tests {
 
     #[test]
     fn rejects_what_it_cannot_read() {
-        assert_eq!("8Q".parse::<ByteSize>(), Err(SizeError::UnknownUnit("Q".into())));
+        assert_eq!(
+            "8Q".parse::<ByteSize>(),
+            Err(SizeError::UnknownUnit("Q".into()))
+        );
         assert_eq!("-1G".parse::<ByteSize>(), Err(SizeError::Negative));
         assert_eq!("".parse::<ByteSize>(), Err(SizeError::Empty));
         assert_eq!("G".parse::<ByteSize>(), Err(SizeError::NotANumber));

@@ -105,7 +105,9 @@ impl ProxyBuffers {
     /// Sizes buffers so a typical response body of `response` fits in memory.
     pub fn for_response(header: ByteSize, response: ByteSize) -> Self {
         let kib = ByteSize::KIB.as_u64();
-        let size = (response.as_u64() / 8).next_power_of_two().clamp(4 * kib, 64 * kib);
+        let size = (response.as_u64() / 8)
+            .next_power_of_two()
+            .clamp(4 * kib, 64 * kib);
         let largest = header.as_u64().max(size);
         // nginx requires busy ≤ (count − 1) × size, and busy ≥ the largest buffer.
         let count = response
@@ -201,7 +203,9 @@ fn round_up(n: u64, step: u64) -> u64 {
 /// Kernel default of `tcp_max_syn_backlog`: max(128, ehash buckets / 128), with one
 /// established-hash bucket per 128 KiB of RAM, rounded up to a power of two, at most 512Ki.
 pub fn syn_backlog_default(ram: ByteSize) -> u32 {
-    let buckets = (ram.as_u64() / (128 * 1024)).next_power_of_two().min(512 * 1024);
+    let buckets = (ram.as_u64() / (128 * 1024))
+        .next_power_of_two()
+        .min(512 * 1024);
     (buckets / 128).max(128) as u32
 }
 
@@ -234,10 +238,13 @@ impl Tuning {
         let mut clients = clients_target.min(memory_clients);
 
         let per_worker = |clients: u32| -> u64 {
-            u64::from(clients).saturating_mul(u64::from(HEADROOM.0)).div_ceil(u64::from(HEADROOM.1) * u64::from(workers))
+            u64::from(clients)
+                .saturating_mul(u64::from(HEADROOM.0))
+                .div_ceil(u64::from(HEADROOM.1) * u64::from(workers))
         };
         let upstream_keepalive = inputs.workload.proxies().then(|| {
-            let in_flight = per_worker(clients) * 2 / 3 * p * u64::from(profile.in_flight_permille) / 1_000_000;
+            let in_flight =
+                per_worker(clients) * 2 / 3 * p * u64::from(profile.in_flight_permille) / 1_000_000;
             round_up((in_flight * 6).div_ceil(5), 8).clamp(8, 512) as u32
         });
         let keepalive = u64::from(upstream_keepalive.unwrap_or(0));
@@ -251,31 +258,40 @@ impl Tuning {
             / (1000 + p)
             * u64::from(HEADROOM.1)
             / u64::from(HEADROOM.0);
-        clients = clients.min(slot_clients.min(u64::from(u32::MAX)) as u32).max(1);
+        clients = clients
+            .min(slot_clients.min(u64::from(u32::MAX)) as u32)
+            .max(1);
 
         let open_file_cache = inputs.workload.serves_files().then(|| OpenFileCache {
-            max: round_up((u64::from(inputs.static_files) * 6).div_ceil(5), 100).clamp(1000, 65_536) as u32,
+            max: round_up((u64::from(inputs.static_files) * 6).div_ceil(5), 100).clamp(1000, 65_536)
+                as u32,
         });
         let fds_per_connection: u64 = if inputs.workload.serves_files() { 2 } else { 1 };
         let wc = u64::from(worker_connections);
         let ofc = u64::from(open_file_cache.map_or(0, |c| c.max));
-        let rlimit = round_up((2 * wc).max(fds_per_connection * wc + ofc + keepalive + 64), 1024)
-            .min(u64::from(NR_OPEN)) as u32;
+        let rlimit = round_up(
+            (2 * wc).max(fds_per_connection * wc + ofc + keepalive + 64),
+            1024,
+        )
+        .min(u64::from(NR_OPEN)) as u32;
         let limit_nofile = rlimit.max(SYSTEMD_HARD_NOFILE);
 
         let file_max_default = ram / 1024 / 10;
         let file_max_needed = u64::from(workers) * u64::from(rlimit) + 65_536;
-        let file_max = (file_max_needed > file_max_default).then(|| round_up(file_max_needed, 65_536));
+        let file_max =
+            (file_max_needed > file_max_default).then(|| round_up(file_max_needed, 65_536));
 
         let storm_rate = u64::from(clients) / u64::from(RECONNECT_STORM_SECONDS);
         let queued = (storm_rate * u64::from(ACCEPT_WAIT_MS)).div_ceil(1000);
         let backlog = queued.next_power_of_two().clamp(512, 65_535) as u32;
 
-        let fastopen = (inputs.workload == Workload::Static && !inputs.behind_lb).then_some(FASTOPEN_QUEUE);
+        let fastopen =
+            (inputs.workload == Workload::Static && !inputs.behind_lb).then_some(FASTOPEN_QUEUE);
         let reuseport = workers >= 4 || inputs.http3 && workers > 1;
         let session_cache_mib = clients.div_ceil(1000).clamp(1, 1024);
         let aio_threads = inputs.workload.serves_files()
-            && u64::from(inputs.static_files).saturating_mul(inputs.response_size.as_u64()) > ram / 2;
+            && u64::from(inputs.static_files).saturating_mul(inputs.response_size.as_u64())
+                > ram / 2;
 
         let peak_memory = u64::from(workers) * wc * SLOT_BYTES
             + u64::from(clients) * client_bytes

@@ -18,7 +18,11 @@ pub struct Version {
 impl Version {
     /// `major.minor.patch`.
     pub const fn new(major: u16, minor: u16, patch: u16) -> Self {
-        Self { major, minor, patch }
+        Self {
+            major,
+            minor,
+            patch,
+        }
     }
 }
 

@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use crate::ir::wrap;
+use crate::ir::push_wrapped;
 use crate::plan::{Limit, Plan, Reason, Scope, Setting};
 
 fn scope_title(scope: Scope) -> &'static str {
@@ -20,9 +20,7 @@ fn scope_title(scope: Scope) -> &'static str {
 }
 
 fn reason_lines(out: &mut String, reason: &Reason, indent: &str) {
-    for line in wrap(&reason.why, 84) {
-        let _ = writeln!(out, "{indent}{line}");
-    }
+    push_wrapped(out, indent, reason.why, 84);
     if let Some(f) = &reason.formula {
         let _ = writeln!(out, "{indent}formula: {f}");
     }
@@ -36,7 +34,11 @@ fn reason_lines(out: &mut String, reason: &Reason, indent: &str) {
 }
 
 fn setting_line(s: &Setting) -> String {
-    if s.args.is_empty() { s.name.to_owned() } else { format!("{} {}", s.name, s.value()) }
+    if s.args.is_empty() {
+        s.name.to_owned()
+    } else {
+        format!("{} {}", s.name, s.value())
+    }
 }
 
 /// Every value with its reason, grouped by file, then what is left at the defaults.
@@ -85,7 +87,12 @@ pub fn explain_directive(plan: &Plan, name: &str) -> Option<String> {
 
 /// Every name `explain` knows for this plan, sorted.
 pub fn known_names(plan: &Plan) -> Vec<&'static str> {
-    let mut names: Vec<&'static str> = plan.settings.iter().map(|s| s.name).chain(plan.omitted.iter().map(|o| o.name)).collect();
+    let mut names: Vec<&'static str> = plan
+        .settings
+        .iter()
+        .map(|s| s.name)
+        .chain(plan.omitted.iter().map(|o| o.name))
+        .collect();
     names.sort_unstable();
     names.dedup();
     names

@@ -72,14 +72,20 @@ impl<'a> JsonPlan<'a> {
             schema_version: SCHEMA_VERSION,
             generator: VERSION,
             policy_version: POLICY_VERSION,
-            command: plan.inputs.to_command(),
+            command: plan.command.clone(),
             inputs: plan.inputs.to_raw(),
             capacity: plan.capacity,
             warnings: &plan.warnings,
             settings: plan
                 .settings
                 .iter()
-                .map(|s| JsonSetting { file: file_of(plan, s), scope: s.scope, name: s.name, value: s.value(), setting: &s.reason })
+                .map(|s| JsonSetting {
+                    file: file_of(plan, s),
+                    scope: s.scope,
+                    name: s.name,
+                    value: s.value(),
+                    setting: &s.reason,
+                })
                 .collect(),
             omitted: &plan.omitted,
             precompress: plan.precompress.as_deref(),
@@ -88,6 +94,9 @@ impl<'a> JsonPlan<'a> {
 }
 
 /// Renders the plan as pretty-printed JSON.
+///
+/// # Panics
+/// Never: the document holds only strings, numbers and booleans.
 pub fn json(plan: &Plan) -> String {
     let mut s = serde_json::to_string_pretty(&JsonPlan::new(plan)).expect("the plan serialises");
     s.push('\n');

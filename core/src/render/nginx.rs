@@ -1,46 +1,65 @@
 //! `/etc/nginx/nginx.conf`: main context, `events {}` and `http {}`.
 
-use super::{comment, header_lines, with_new_reason};
+use super::{header_lines, with_new_reason};
 use crate::ir::{self, Node};
 use crate::plan::{Plan, Scope};
 
 /// Builds the nodes of one scope, each setting under its reason.
-pub(super) fn scope_nodes(plan: &Plan, scope: Scope) -> Vec<Node> {
+pub(super) fn scope_nodes(plan: &Plan, scope: Scope) -> Vec<Node<'_>> {
     let mut nodes = Vec::new();
     for (setting, new_reason) in with_new_reason(plan, scope) {
         if new_reason {
             if !nodes.is_empty() {
                 nodes.push(Node::Blank);
             }
-            nodes.push(Node::Comment(comment(&setting.reason)));
+            nodes.push(Node::Reason(&setting.reason));
         }
-        nodes.push(Node::directive(setting.name, setting.args.iter().cloned()));
+        nodes.push(Node::Directive {
+            name: setting.name,
+            args: &setting.args,
+        });
     }
     nodes
 }
 
 /// Omitted settings of nginx.conf, as a closing comment.
-fn omitted_nodes(plan: &Plan) -> Vec<Node> {
-    let nginx: Vec<_> = plan.omitted.iter().filter(|o| !o.name.contains('.')).collect();
+fn omitted_nodes(plan: &Plan) -> Vec<Node<'_>> {
+    let nginx: Vec<_> = plan
+        .omitted
+        .iter()
+        .filter(|o| !o.name.contains('.'))
+        .collect();
     if nginx.is_empty() {
         return Vec::new();
     }
-    let mut nodes = vec![Node::Blank, Node::Comment("Left at nginx's defaults on purpose:".into())];
+    let mut nodes = vec![
+        Node::Blank,
+        Node::Comment("Left at nginx's defaults on purpose:".into()),
+    ];
     for o in nginx {
-        nodes.push(Node::Comment(format!("- {}: {}", o.name, o.reason.why)));
+        nodes.push(Node::Comment(
+            format!("- {}: {}", o.name, o.reason.why).into(),
+        ));
     }
     nodes
 }
 
 /// Renders nginx.conf.
 pub fn nginx_conf(plan: &Plan) -> String {
-    let mut tree: Vec<Node> = header_lines(plan, "nginx.conf").into_iter().map(Node::Comment).collect();
+    let mut tree: Vec<Node> = header_lines(plan, "nginx.conf")
+        .into_iter()
+        .map(|l| Node::Comment(l.into()))
+        .collect();
     tree.push(Node::Blank);
     tree.extend(scope_nodes(plan, Scope::Main));
     tree.push(Node::Blank);
-    tree.push(Node::block("events", Vec::<String>::new(), scope_nodes(plan, Scope::Events)));
+    tree.push(Node::block(
+        "events",
+        vec![],
+        scope_nodes(plan, Scope::Events),
+    ));
     tree.push(Node::Blank);
-    tree.push(Node::block("http", Vec::<String>::new(), scope_nodes(plan, Scope::Http)));
+    tree.push(Node::block("http", vec![], scope_nodes(plan, Scope::Http)));
     tree.extend(omitted_nodes(plan));
     ir::write(&tree)
 }

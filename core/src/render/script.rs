@@ -41,7 +41,9 @@ pub fn install_script(plan: &Plan) -> String {
             contents = file.contents,
         );
     }
-    out.push_str("\nif ! nginx -t; then\n    echo 'nginx -t failed: restoring the previous files' >&2\n");
+    out.push_str(
+        "\nif ! nginx -t; then\n    echo 'nginx -t failed: restoring the previous files' >&2\n",
+    );
     for file in &files {
         let _ = writeln!(out, "    restore '{}'", file.path);
     }

@@ -10,15 +10,22 @@ fn matcher(role: LocationRole) -> &'static [&'static str] {
     match role {
         LocationRole::Acme => &["^~", "/.well-known/acme-challenge/"],
         LocationRole::Root => &["/"],
-        LocationRole::Assets => &["~*", r"\.(?:css|js|mjs|map|png|jpe?g|gif|ico|svg|webp|avif|woff2?)$"],
+        LocationRole::Assets => &[
+            "~*",
+            r"\.(?:css|js|mjs|map|png|jpe?g|gif|ico|svg|webp|avif|woff2?)$",
+        ],
         LocationRole::App => &["@app"],
     }
 }
 
 fn server_title(role: ServerRole) -> &'static str {
     match role {
-        ServerRole::CatchAll => "Catch-all for unknown host names on plain HTTP; owns the listen options.",
-        ServerRole::CatchAllTls => "Catch-all for unknown host names on HTTPS; owns the listen options.",
+        ServerRole::CatchAll => {
+            "Catch-all for unknown host names on plain HTTP; owns the listen options."
+        }
+        ServerRole::CatchAllTls => {
+            "Catch-all for unknown host names on HTTPS; owns the listen options."
+        }
         ServerRole::Site => "The site on plain HTTP.",
         ServerRole::SiteTls => "The site on HTTPS.",
     }
@@ -26,14 +33,19 @@ fn server_title(role: ServerRole) -> &'static str {
 
 /// Renders the site file.
 pub fn site(plan: &Plan) -> String {
-    let mut tree: Vec<Node> = header_lines(plan, "Site file").into_iter().map(Node::Comment).collect();
+    let mut tree: Vec<Node> = header_lines(plan, "Site file")
+        .into_iter()
+        .map(|l| Node::Comment(l.into()))
+        .collect();
     if let Some(cmd) = &plan.precompress {
-        tree.push(Node::Comment(format!("Precompress the files after every deploy (for gzip_static):\n  {cmd}")));
+        tree.push(Node::Comment(
+            format!("Precompress the files after every deploy (for gzip_static):\n  {cmd}").into(),
+        ));
     }
     let upstream = scope_nodes(plan, Scope::Upstream);
     if !upstream.is_empty() {
         tree.push(Node::Blank);
-        tree.push(Node::block("upstream", ["app"], upstream));
+        tree.push(Node::block("upstream", vec!["app"], upstream));
     }
     for server in ServerRole::ALL {
         let mut children = scope_nodes(plan, Scope::Server { server });
@@ -41,13 +53,13 @@ pub fn site(plan: &Plan) -> String {
             let body = scope_nodes(plan, Scope::Location { server, location });
             if !body.is_empty() {
                 children.push(Node::Blank);
-                children.push(Node::block("location", matcher(location).iter().copied(), body));
+                children.push(Node::block("location", matcher(location).to_vec(), body));
             }
         }
         if !children.is_empty() {
             tree.push(Node::Blank);
             tree.push(Node::Comment(server_title(server).into()));
-            tree.push(Node::block("server", Vec::<String>::new(), children));
+            tree.push(Node::block("server", vec![], children));
         }
     }
     ir::write(&tree)

@@ -2,29 +2,31 @@
 
 use std::fmt::Write;
 
-use super::{comment, header_lines};
-use crate::ir::wrap;
+use super::header_lines;
+use crate::ir::{push_reason, push_wrapped};
 use crate::plan::{Plan, Scope};
 
 fn comment_lines(out: &mut String, text: &str) {
-    for line in wrap(text, 90) {
-        let _ = writeln!(out, "# {line}");
-    }
+    push_wrapped(out, "# ", text, 90);
 }
 
 /// Renders the sysctl.d file.
 pub fn sysctl(plan: &Plan) -> String {
-    let mut out = String::new();
+    let mut out = String::with_capacity(4096);
     for line in header_lines(plan, "Kernel settings for nginx") {
         comment_lines(&mut out, &line);
     }
     comment_lines(&mut out, "Apply with: sysctl --system");
     for setting in plan.in_scope(Scope::Sysctl) {
         out.push('\n');
-        comment_lines(&mut out, &comment(&setting.reason));
+        push_reason(&mut out, "# ", &setting.reason, 90);
         let _ = writeln!(out, "{} = {}", setting.name, setting.value());
     }
-    let omitted: Vec<_> = plan.omitted.iter().filter(|o| o.name.contains('.')).collect();
+    let omitted: Vec<_> = plan
+        .omitted
+        .iter()
+        .filter(|o| o.name.contains('.'))
+        .collect();
     if !omitted.is_empty() {
         out.push('\n');
         comment_lines(&mut out, "Left at the kernel's defaults on purpose:");

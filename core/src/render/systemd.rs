@@ -2,8 +2,8 @@
 
 use std::fmt::Write;
 
-use super::{comment, header_lines};
-use crate::ir::wrap;
+use super::header_lines;
+use crate::ir::{push_reason, push_wrapped};
 use crate::plan::{Plan, Scope};
 
 /// Renders the drop-in.
@@ -12,15 +12,11 @@ pub fn systemd(plan: &Plan) -> String {
     let mut lines = header_lines(plan, "systemd drop-in for nginx.service");
     lines.push("Apply with: systemctl daemon-reload && systemctl restart nginx".into());
     for line in lines {
-        for l in wrap(&line, 90) {
-            let _ = writeln!(out, "# {l}");
-        }
+        push_wrapped(&mut out, "# ", &line, 90);
     }
     out.push_str("\n[Service]\n");
     for setting in plan.in_scope(Scope::Systemd) {
-        for l in wrap(&comment(&setting.reason), 90) {
-            let _ = writeln!(out, "# {l}");
-        }
+        push_reason(&mut out, "# ", &setting.reason, 90);
         let _ = writeln!(out, "{}={}", setting.name, setting.value());
     }
     out
