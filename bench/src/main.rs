@@ -141,7 +141,7 @@ Usage: nginx-gen-bench [OPTIONS]      (as root: starts nginx, creates namespaces
   --shaped             also run over a rate-limited veth link between two namespaces
   --shaped-only        only the shaped-link mode
   --links LIST         link rates in Mbit/s for --shaped [default: 1000,100]
-  --rounds N           interleaved rounds (A B C A B C …) [default: 3]
+  --rounds N           interleaved rounds (A B C, B C A, …) [default: 3]
   --seconds N          seconds per wrk run [default: 1]
   --conns LIST         connection counts for every scenario [default: per scenario, 50/200/1000]
   --only LIST          scenario ids: html,js,gzip-html,gzip-js,newconn,tls,proxy
@@ -376,6 +376,8 @@ pub struct ModeResult {
     pub cells: Vec<Cell>,
     /// (variant, family, worker CPUs, distinct warning lines) per instance.
     pub logs: Vec<(String, String, String, Vec<String>)>,
+    /// The shaped link's rate, if any (Mbit/s).
+    pub link_mbit: Option<u32>,
     pub wall: Duration,
 }
 
@@ -454,7 +456,12 @@ struct Setup<'a> {
     script: PathBuf,
 }
 
-fn run_mode(name: &str, link: &str, s: &Setup) -> Result<ModeResult, String> {
+fn run_mode(
+    name: &str,
+    link: &str,
+    link_mbit: Option<u32>,
+    s: &Setup,
+) -> Result<ModeResult, String> {
     let started = Instant::now();
     let dir = s.tmp.join(name);
     let mut port = s.opts.port;
@@ -515,7 +522,10 @@ fn run_mode(name: &str, link: &str, s: &Setup) -> Result<ModeResult, String> {
     }
     let mut cells: Vec<Cell> = Vec::new();
     for sc in s.scen {
-        for &c in s.opts.conns.as_deref().unwrap_or(sc.conns) {
+        // Over a shaped link the link is the bottleneck: one connection count (50) is enough
+        // unless --conns says otherwise.
+        let default: &[u32] = if link_mbit.is_some() { &[50] } else { sc.conns };
+        for &c in s.opts.conns.as_deref().unwrap_or(default) {
             cells.push(Cell {
                 scenario: sc.clone(),
                 conns: c,
@@ -527,7 +537,11 @@ fn run_mode(name: &str, link: &str, s: &Setup) -> Result<ModeResult, String> {
     let mut done = 0;
     for round in 0..s.opts.rounds {
         for cell in &mut cells {
-            for (vi, v) in s.variants.iter().enumerate() {
+            // Rotate the order every round (A B C, B C A, C A B …), so a periodic disturbance
+            // or a warm-up effect does not always hit the same variant.
+            let count = s.variants.len();
+            for vi in (0..count).map(|i| (i + round) % count) {
+                let v = &s.variants[vi];
                 let Some((n, p)) = &instances[vi][fam_index(cell.scenario.family)] else {
                     continue;
                 };
@@ -589,6 +603,7 @@ fn run_mode(name: &str, link: &str, s: &Setup) -> Result<ModeResult, String> {
     }
     upstream.stop();
     Ok(ModeResult {
+        link_mbit,
         name: name.to_string(),
         link: link.to_string(),
         cells,
@@ -682,6 +697,7 @@ fn real_main() -> Result<bool, String> {
         modes.push(run_mode(
             "loopback",
             "loopback (127.0.0.1), no shaping",
+            None,
             &setup,
         )?);
     }
@@ -704,13 +720,16 @@ fn real_main() -> Result<bool, String> {
                     modes.push(run_mode(
                         &format!("shaped-{mbit}mbit"),
                         &link.describe(mbit),
+                        Some(mbit),
                         &setup,
                     )?);
                 }
             }
         }
     }
-    let ok = report::harness_ok(&modes);
+    // In the smoke run (50 connections) any error means the harness or a configuration is
+    // broken; in the full run errors are results (stock's 768 connections at c1000).
+    let ok = !opts.quick || report::harness_ok(&modes);
     let summary = report::console(&modes, &variants);
     println!("{summary}");
     if let Some(out) = &opts.out {

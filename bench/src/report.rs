@@ -102,7 +102,9 @@ pub struct Ratio {
     pub verdict: &'static str,
 }
 
-pub fn ratio(cell: &Cell, v: usize, base: usize, workers: usize) -> Ratio {
+/// `link_mbit`: on a shaped link a variant that fills it queues its responses, so its p99
+/// is the link's queueing delay and is not held against it.
+pub fn ratio(cell: &Cell, v: usize, base: usize, workers: usize, link_mbit: Option<u32>) -> Ratio {
     let a = &cell.samples[v];
     let b = &cell.samples[base];
     let mut per_round: Vec<f64> = a
@@ -130,9 +132,12 @@ pub fn ratio(cell: &Cell, v: usize, base: usize, workers: usize) -> Ratio {
     };
     let busy = BUSY * workers as f64;
     let nginx_bound = sa.cpu_util >= busy || sb.cpu_util >= busy;
-    let p99_ok = p99 <= 1.10 || sa.p99_ms - sb.p99_ms < 1.0;
+    let saturated = link_mbit.is_some_and(|m| sa.mb_s * 8.0 >= 0.85 * f64::from(m));
+    let p99_ok = p99 <= 1.10 || sa.p99_ms - sb.p99_ms < 1.0 || saturated;
     let verdict = if sa.errors() > 0 {
         "ERRORS"
+    } else if rps >= 1.0 && p99_ok && saturated && p99 > 1.10 {
+        "win (link full; p99 = queueing)"
     } else if rps >= 1.0 && p99_ok {
         "win"
     } else if !nginx_bound && rps >= 0.97 && cpu >= 1.0 && p99_ok {
@@ -204,8 +209,8 @@ pub fn console(modes: &[ModeResult], variants: &[Variant]) -> String {
                     s.errors()
                 );
                 if vi >= 2 {
-                    let a = ratio(c, vi, 0, workers_of(c));
-                    let b = ratio(c, vi, 1, workers_of(c));
+                    let a = ratio(c, vi, 0, workers_of(c), m.link_mbit);
+                    let b = ratio(c, vi, 1, workers_of(c), m.link_mbit);
                     let _ = write!(
                         line,
                         "  {:.2}× {} / {:.2}× {}",
@@ -263,7 +268,7 @@ impl Meta {
             nginx_gen_core::POLICY_VERSION
         );
         let method = format!(
-            "{} round(s) × {} s per wrk run (`wrk -t1 -cN`), interleaved (every variant once per scenario before the next round); \
+            "{} round(s) × {} s per wrk run (`wrk -t1 -cN`), interleaved (every variant once per cell, the order rotated each round); nginx and wrk at nice -10 against the other jobs; \
              nginx pinned to CPU(s) `{}` with {} worker(s) in every variant, wrk and the upstream on CPU(s) `{}`; \
              site precompressed with nginx-gen's command `{}`; whole run took {:.0} s.",
             opts.rounds,
@@ -353,7 +358,7 @@ pub fn markdown(modes: &[ModeResult], variants: &[Variant], meta: &Meta, svg_nam
             let mut row = format!("| {} | {} |", c.scenario.id, c.conns);
             for (vi, _) in contenders(variants) {
                 for base in [0, 1] {
-                    let r = ratio(c, vi, base, workers_of(c));
+                    let r = ratio(c, vi, base, workers_of(c), m.link_mbit);
                     let _ = write!(
                         row,
                         " **{:.2}×** ({:.2}..{:.2}), CPU {:.2}×, p99 {:.2}× — {} |",

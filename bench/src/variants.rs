@@ -152,6 +152,23 @@ fn fill(template: &str, prefix: &str, env: &Env, port: u16) -> String {
         .replace("{{UPSTREAM}}", &env.upstream)
 }
 
+/// Directives of the events {} block and of the main context (for `--patch`).
+const EVENTS: &[&str] = &[
+    "multi_accept",
+    "use",
+    "accept_mutex",
+    "accept_mutex_delay",
+    "worker_connections",
+];
+const MAIN: &[&str] = &[
+    "worker_cpu_affinity",
+    "worker_priority",
+    "worker_rlimit_nofile",
+    "pcre_jit",
+    "timer_resolution",
+    "thread_pool",
+];
+
 /// systemd's defaults for a unit without `LimitNOFILE` (Debian's `nginx.service` has none).
 pub const SYSTEMD_NOFILE: (u64, u64) = (1024, 524_288);
 
@@ -333,19 +350,23 @@ pub fn write(
                 }
                 fs::write(&target, text).map_err(io)?;
             }
-            // Directives the output does not have yet go into http {}.
-            let missing: Vec<String> = directives
-                .iter()
-                .zip(&hits)
-                .filter(|(d, h)| **h == 0 && !d.0.starts_with('-'))
-                .map(|(d, _)| format!("    {} {}; # added by nginx-gen-bench", d.0, d.1))
-                .collect();
-            if !missing.is_empty() {
-                let text = fs::read_to_string(&conf).map_err(io)?;
-                let text =
-                    text.replacen("http {\n", &format!("http {{\n{}\n", missing.join("\n")), 1);
-                fs::write(&conf, text).map_err(io)?;
+            // Directives the output does not have yet go where they belong: events {},
+            // the main context, or http {}.
+            let mut text = fs::read_to_string(&conf).map_err(io)?;
+            for ((name, args), h) in directives.iter().zip(&hits) {
+                if *h > 0 || name.starts_with('-') {
+                    continue;
+                }
+                let line = format!("{name} {args}; # added by nginx-gen-bench");
+                text = if EVENTS.contains(&name.as_str()) {
+                    text.replacen("events {\n", &format!("events {{\n    {line}\n"), 1)
+                } else if MAIN.contains(&name.as_str()) {
+                    format!("{line}\n{text}")
+                } else {
+                    text.replacen("http {\n", &format!("http {{\n    {line}\n"), 1)
+                };
             }
+            fs::write(&conf, text).map_err(io)?;
             Ok(Written { conf, nofile })
         }
     }

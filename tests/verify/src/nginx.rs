@@ -1,0 +1,166 @@
+//! Writing generated trees to disk and checking them with a real `nginx -t`, in parallel.
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use nginx_gen_core::File;
+
+/// A real nginx binary.
+#[derive(Debug, Clone)]
+pub struct Nginx {
+    /// The binary.
+    pub bin: PathBuf,
+    /// `-p` prefix, so a build from source never touches the Debian install.
+    pub prefix: Option<PathBuf>,
+}
+
+/// Warnings `nginx -t` prints that come from the checking machine, not from the generated
+/// configuration: the self-signed test certificate has no OCSP responder and no issuer.
+const ENVIRONMENTAL_WARNINGS: &[&str] = &["\"ssl_stapling\" ignored"];
+
+impl Nginx {
+    /// Debian's nginx, `/usr/sbin/nginx` unless `NGINX_GEN_NGINX_1_22` names another.
+    pub fn debian() -> Self {
+        let bin = std::env::var_os("NGINX_GEN_NGINX_1_22")
+            .map_or_else(|| PathBuf::from("/usr/sbin/nginx"), PathBuf::from);
+        Self { bin, prefix: None }
+    }
+
+    /// The nginx 1.26 build named by `NGINX_GEN_NGINX_1_26` (set by
+    /// `scripts/stages/50-verify.sh` from `scripts/build-nginx.sh`), if any.
+    pub fn built() -> Option<Self> {
+        let bin = PathBuf::from(std::env::var_os("NGINX_GEN_NGINX_1_26")?);
+        let prefix = bin.parent().and_then(Path::parent).map(Path::to_path_buf);
+        Some(Self { bin, prefix })
+    }
+
+    /// `nginx -v`, e.g. `nginx/1.26.3`.
+    pub fn version(&self) -> Result<String, String> {
+        let out = Command::new(&self.bin)
+            .arg("-v")
+            .output()
+            .map_err(|e| format!("{}: {e}", self.bin.display()))?;
+        let text = String::from_utf8_lossy(&out.stderr);
+        text.split_whitespace()
+            .find(|w| w.starts_with("nginx/"))
+            .map(str::to_owned)
+            .ok_or_else(|| format!("{}: no version in {text:?}", self.bin.display()))
+    }
+
+    /// Runs `nginx -t` on `conf`; `Err` holds nginx's output when the test fails or warns
+    /// about the configuration.
+    pub fn test(&self, conf: &Path) -> Result<(), String> {
+        let mut cmd = Command::new(&self.bin);
+        if let Some(prefix) = &self.prefix {
+            cmd.arg("-p").arg(prefix);
+        }
+        cmd.args(["-e", "stderr", "-t", "-c"]).arg(conf);
+        let out = cmd
+            .output()
+            .map_err(|e| format!("cannot run {}: {e}", self.bin.display()))?;
+        let text = String::from_utf8_lossy(&out.stderr).into_owned();
+        if !out.status.success() {
+            return Err(text);
+        }
+        let unexpected: Vec<&str> = text
+            .lines()
+            .filter(|l| {
+                l.contains("[warn]")
+                    || l.contains("[emerg]")
+                    || l.contains("[alert]")
+                    || l.contains("[crit]")
+            })
+            .filter(|l| !ENVIRONMENTAL_WARNINGS.iter().any(|w| l.contains(w)))
+            .collect();
+        if unexpected.is_empty() {
+            Ok(())
+        } else {
+            Err(text)
+        }
+    }
+}
+
+/// Writes `files` under `dir` (`dir/etc/nginx/nginx.conf` …); returns the nginx.conf path.
+pub fn write_tree(dir: &Path, files: &[File]) -> std::io::Result<PathBuf> {
+    for f in files {
+        let path = dir.join(f.path.trim_start_matches('/'));
+        std::fs::create_dir_all(path.parent().expect("files have a directory"))?;
+        std::fs::File::create(&path)?.write_all(f.contents.as_bytes())?;
+    }
+    Ok(dir.join("etc/nginx/nginx.conf"))
+}
+
+/// How many checks run at once: `NGINX_GEN_VERIFY_JOBS`, else the CPUs (at most 4).
+pub fn jobs() -> usize {
+    std::env::var("NGINX_GEN_VERIFY_JOBS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| {
+            std::thread::available_parallelism()
+                .map_or(2, std::num::NonZero::get)
+                .min(4)
+        })
+        .max(1)
+}
+
+/// Runs `check` on every item on `jobs` threads; returns `(index, error)` of each failure.
+pub fn parallel<T: Sync>(
+    items: &[T],
+    jobs: usize,
+    check: impl Fn(&T) -> Result<(), String> + Sync,
+) -> Vec<(usize, String)> {
+    let next = AtomicUsize::new(0);
+    let failures = Mutex::new(Vec::new());
+    std::thread::scope(|s| {
+        for _ in 0..jobs {
+            s.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(item) = items.get(i) else { break };
+                    if let Err(e) = check(item) {
+                        failures.lock().expect("no poisoned lock").push((i, e));
+                    }
+                }
+            });
+        }
+    });
+    let mut f = failures.into_inner().expect("no poisoned lock");
+    f.sort_by_key(|(i, _)| *i);
+    f
+}
+
+/// A self-signed certificate and key for `nginx -t` (ECDSA P-256, two days).
+pub fn self_signed(dir: &Path) -> Result<(String, String), String> {
+    let cert = dir.join("cert.pem");
+    let key = dir.join("key.pem");
+    let out = Command::new("openssl")
+        .args([
+            "req",
+            "-x509",
+            "-newkey",
+            "ec",
+            "-pkeyopt",
+            "ec_paramgen_curve:prime256v1",
+            "-nodes",
+            "-days",
+            "2",
+            "-subj",
+            "/CN=example.com",
+            "-keyout",
+        ])
+        .arg(&key)
+        .arg("-out")
+        .arg(&cert)
+        .output()
+        .map_err(|e| format!("cannot run openssl: {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "openssl req failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    Ok((cert.display().to_string(), key.display().to_string()))
+}
