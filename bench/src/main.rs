@@ -541,7 +541,7 @@ fn run_mode(
             // or a warm-up effect does not always hit the same variant.
             let count = s.variants.len();
             for vi in (0..count).map(|i| (i + round) % count) {
-                let v = &s.variants[vi];
+                let variant = &s.variants[vi];
                 let Some((n, p)) = &instances[vi][fam_index(cell.scenario.family)] else {
                     continue;
                 };
@@ -560,7 +560,9 @@ fn run_mode(
                     s.opts.seconds,
                     cell.scenario.headers,
                 )
-                .map_err(|e| format!("{} {} c{}: {e}", v.name, cell.scenario.id, cell.conns))?;
+                .map_err(|e| {
+                    format!("{} {} c{}: {e}", variant.name, cell.scenario.id, cell.conns)
+                })?;
                 let cpu = n.cpu_ns().saturating_sub(cpu0);
                 let log_lines = warn_lines(&n.error_log()).len().saturating_sub(before_log);
                 cell.samples[vi].push(Sample {
@@ -574,7 +576,7 @@ fn run_mode(
                     round + 1,
                     cell.scenario.id,
                     cell.conns,
-                    v.name,
+                    variant.name,
                     r.rps(),
                     r.p99_us as f64 / 1000.0,
                     r.errors()
