@@ -18,7 +18,7 @@ for (const key of ['name', 'version', 'license', 'files', 'types']) {
   if (!pkg[key]) throw new Error(`${file}: wasm-pack wrote no "${key}"`);
 }
 if (!pkg.main && !pkg.module) throw new Error(`${file}: wasm-pack wrote neither "main" nor "module"`);
-if (!existsSync(path.join(dir, 'README.md'))) copyFileSync(path.join(root, 'wasm', 'README.md'), path.join(dir, 'README.md'));
+copyFileSync(path.join(root, 'wasm', 'README.md'), path.join(dir, 'README.md'));
 const licence = ['LICENSE', 'LICENSE-MIT', 'LICENSE.md'].find((f) => existsSync(path.join(root, f)));
 if (licence && !existsSync(path.join(dir, licence))) copyFileSync(path.join(root, licence), path.join(dir, licence));
 
