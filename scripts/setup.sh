@@ -29,6 +29,12 @@ if command -v systemctl >/dev/null 2>&1 && systemctl is-active --quiet nginx 2>/
   systemctl stop nginx || true
 fi
 
+# The rhel, nginx-org and docker layouts run workers as user nginx; the nginx -t tests need it.
+if ! getent passwd nginx >/dev/null; then
+  say "creating the nginx system user (for nginx -t of non-Debian layouts)"
+  useradd --system --no-create-home --shell /usr/sbin/nologin nginx
+fi
+
 # --- Rust ------------------------------------------------------------------------------
 if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
   say "adding the wasm32-unknown-unknown target"

@@ -709,7 +709,7 @@ impl Checker {
         accepted: &str,
     ) -> Option<T> {
         text.parse()
-            .map_err(|e| self.fail(field, format!("'{}' {e}", printable(text)), accepted))
+            .map_err(|e| self.fail(field, format!("'{}': {e}", printable(text)), accepted))
             .ok()
     }
 
