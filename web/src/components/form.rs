@@ -1,0 +1,151 @@
+//! The input form: every input of the core, in four groups, each with a hint and the
+//! core's message when its value is rejected.
+
+use web_sys::{HtmlInputElement, HtmlSelectElement};
+use yew::prelude::*;
+
+use super::Props;
+use crate::fields::{Field, Group, Kind};
+use crate::i18n::T;
+use crate::state::{Action, State};
+
+/// The form.
+#[function_component(InputForm)]
+pub fn input_form(props: &Props) -> Html {
+    let state = &props.state;
+    let lang = state.lang;
+    let reset = {
+        let state = state.clone();
+        Callback::from(move |_: MouseEvent| state.dispatch(Action::Reset))
+    };
+    html! {
+        <section class="inputs" aria-labelledby="inputs-title">
+            <h2 id="inputs-title">{ T::Inputs.get(lang) }</h2>
+            <form onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())} novalidate=true>
+                { for Group::ALL.iter().map(|&g| html! {
+                    <fieldset class={classes!("group", format!("group-{}", group_id(g)))}>
+                        <legend>{ g.title().get(lang) }</legend>
+                        { for Field::ALL.iter().filter(|f| f.group() == g).map(|&f| field(state, f)) }
+                    </fieldset>
+                }) }
+                <button type="button" class="ghost" data-testid="reset" onclick={reset}>{ T::Reset.get(lang) }</button>
+            </form>
+        </section>
+    }
+}
+
+const fn group_id(g: Group) -> &'static str {
+    match g {
+        Group::Machine => "machine",
+        Group::Workload => "workload",
+        Group::Tls => "tls",
+        Group::Advanced => "advanced",
+    }
+}
+
+fn field(state: &UseReducerHandle<State>, f: Field) -> Html {
+    let lang = state.lang;
+    let key = f.key();
+    let (label, hint) = f.texts();
+    let id = format!("f-{key}");
+    let hint_id = format!("h-{key}");
+    let err_id = format!("e-{key}");
+    let error = state.error(f);
+    let described = if error.is_some() {
+        format!("{err_id} {hint_id}")
+    } else {
+        hint_id.clone()
+    };
+    let value = state.form.get(f).to_owned();
+    let on_text = {
+        let state = state.clone();
+        Callback::from(move |e: InputEvent| {
+            let input: HtmlInputElement = e.target_unchecked_into();
+            state.dispatch(Action::Set(f, input.value()));
+        })
+    };
+    let invalid = if error.is_some() { "true" } else { "false" };
+    let control = match f.kind() {
+        Kind::Flag => {
+            let on_change = {
+                let state = state.clone();
+                Callback::from(move |e: Event| {
+                    let input: HtmlInputElement = e.target_unchecked_into();
+                    state.dispatch(Action::Set(f, input.checked().to_string()));
+                })
+            };
+            return html! {
+                <div class={classes!("field", "flag", error.is_some().then_some("invalid"))} data-testid={format!("field-{key}")}>
+                    <input type="checkbox" id={id.clone()} name={key} checked={state.form.flag(f)} onchange={on_change}
+                        aria-describedby={described} aria-invalid={invalid} />
+                    <label for={id}>{ label.get(lang) }</label>
+                    <small id={hint_id} class="hint">{ hint.get(lang) }</small>
+                    { error_html(&err_id, error, lang) }
+                </div>
+            };
+        }
+        Kind::Choice(names) => {
+            let on_change = {
+                let state = state.clone();
+                Callback::from(move |e: Event| {
+                    let select: HtmlSelectElement = e.target_unchecked_into();
+                    state.dispatch(Action::Set(f, select.value()));
+                })
+            };
+            html! {
+                <select id={id.clone()} name={key} onchange={on_change} aria-describedby={described} aria-invalid={invalid}>
+                    { for names.iter().map(|&n| html! { <option value={n} selected={n == value}>{ n }</option> }) }
+                </select>
+            }
+        }
+        Kind::Number => html! {
+            <input type="text" inputmode="numeric" id={id.clone()} name={key} value={value} oninput={on_text}
+                placeholder={if f == Field::Clients { T::Auto.get(lang) } else { "" }}
+                autocomplete="off" spellcheck="false" aria-describedby={described} aria-invalid={invalid} />
+        },
+        Kind::Text | Kind::List => html! {
+            <input type="text" id={id.clone()} name={key} value={value} oninput={on_text}
+                placeholder={placeholder(state, f)}
+                autocomplete="off" autocapitalize="none" spellcheck="false" aria-describedby={described} aria-invalid={invalid} />
+        },
+    };
+    html! {
+        <div class={classes!("field", error.is_some().then_some("invalid"))} data-testid={format!("field-{key}")}>
+            <label for={id}>{ label.get(lang) }</label>
+            { control }
+            <small id={hint_id} class="hint">{ hint.get(lang) }</small>
+            { error_html(&err_id, error, lang) }
+        </div>
+    }
+}
+
+/// What an empty optional field means, shown as its placeholder.
+fn placeholder(state: &State, f: Field) -> String {
+    let plan = &state.output.plan;
+    match f {
+        Field::Root => plan.root().to_owned(),
+        Field::TlsCert => plan
+            .get("ssl_certificate")
+            .map_or_else(String::new, nginx_gen_core::plan::Setting::value),
+        Field::TlsKey => plan
+            .get("ssl_certificate_key")
+            .map_or_else(String::new, nginx_gen_core::plan::Setting::value),
+        _ => String::new(),
+    }
+}
+
+fn error_html(
+    id: &str,
+    error: Option<&nginx_gen_core::InputError>,
+    lang: nginx_gen_core::Lang,
+) -> Html {
+    match error {
+        None => html! {},
+        Some(e) => html! {
+            <p id={id.to_owned()} class="error" data-testid={format!("error-{}", e.field)}>
+                <span class="msg">{ &e.message }</span>
+                <span class="accepted">{ format!(" {} {}", T::Accepted.get(lang), e.accepted) }</span>
+            </p>
+        },
+    }
+}

@@ -1,0 +1,122 @@
+//! The side panel: the reason of the selected directive, what is left at the default on
+//! purpose, the capacity summary and the warnings.
+
+use nginx_gen_core::plan::{Limit, Reason};
+use nginx_gen_core::{ByteSize, Lang};
+use yew::prelude::*;
+
+use super::Props;
+use crate::i18n::T;
+
+fn reason_body(reason: &Reason, lang: Lang) -> Html {
+    html! {
+        <>
+            <p class="why" data-testid="reason-why">{ &reason.why }</p>
+            <dl class="facts">
+                if let Some(f) = &reason.formula {
+                    <dt>{ T::Formula.get(lang) }</dt><dd><code>{ f }</code></dd>
+                }
+                if !reason.inputs.is_empty() {
+                    <dt>{ T::DependsOn.get(lang) }</dt><dd>{ reason.inputs.join(", ") }</dd>
+                }
+                if let Some(d) = reason.default {
+                    <dt>{ T::StockDefault.get(lang) }</dt><dd><code>{ d }</code></dd>
+                }
+                <dt>{ T::Docs.get(lang) }</dt>
+                <dd><a href={reason.doc} target="_blank" rel="noopener noreferrer">{ reason.doc.trim_start_matches("https://") }</a></dd>
+            </dl>
+        </>
+    }
+}
+
+/// The reason of the selected directive.
+#[function_component(ReasonPanel)]
+pub fn reason_panel(props: &Props) -> Html {
+    let state = &props.state;
+    let lang = state.lang;
+    let plan = &state.output.plan;
+    let selected = state.selected.and_then(|i| plan.settings.get(i));
+    html! {
+        <section class="card reason" aria-labelledby="reason-title">
+            <h2 id="reason-title">{ T::Why.get(lang) }</h2>
+            <div id="reason" data-testid="reason">
+                { match selected {
+                    None => html! { <p class="hint">{ T::WhyHint.get(lang) }</p> },
+                    Some(s) => html! {
+                        <>
+                            <p class="directive"><code>{ format!("{} {}", s.name, s.value()) }</code></p>
+                            { reason_body(&s.reason, lang) }
+                        </>
+                    },
+                } }
+            </div>
+            <details class="omitted">
+                <summary>{ format!("{} ({})", T::Omitted.get(lang), plan.omitted.len()) }</summary>
+                <ul>
+                    { for plan.omitted.iter().map(|o| html! {
+                        <li><code>{ o.name }</code>{ " — " }{ &o.reason.why }</li>
+                    }) }
+                </ul>
+            </details>
+        </section>
+    }
+}
+
+/// A memory figure in whole MiB, or GiB with one decimal (integer arithmetic: float
+/// formatting would add kilobytes to the bundle).
+fn size(bytes: u64) -> String {
+    const MIB: u64 = 1024 * 1024;
+    const GIB: u64 = 1024 * MIB;
+    if bytes >= GIB {
+        let tenths = (bytes * 10 + GIB / 2) / GIB;
+        format!("{}.{} GiB", tenths / 10, tenths % 10)
+    } else if bytes >= MIB {
+        format!("{} MiB", (bytes + MIB / 2) / MIB)
+    } else {
+        ByteSize::bytes(bytes).to_string()
+    }
+}
+
+/// Capacity and warnings.
+#[function_component(Summary)]
+pub fn summary(props: &Props) -> Html {
+    let state = &props.state;
+    let lang = state.lang;
+    let plan = &state.output.plan;
+    let c = &plan.capacity;
+    let limit = match c.limited_by {
+        Limit::Cpu => T::LimitCpu,
+        Limit::Given => T::LimitGiven,
+        Limit::Memory => T::LimitMemory,
+        Limit::Slots => T::LimitSlots,
+    };
+    html! {
+        <>
+            <section class="card capacity" aria-labelledby="cap-title" data-testid="capacity">
+                <h2 id="cap-title">{ T::Capacity.get(lang) }</h2>
+                <dl>
+                    <dt>{ T::CapClients.get(lang) }</dt><dd class="big">{ c.clients }</dd>
+                    <dt>{ T::CapLimitedBy.get(lang) }</dt><dd>{ limit.get(lang) }</dd>
+                    <dt>{ T::CapWorkers.get(lang) }</dt><dd>{ format!("{} × {}", plan.tuning.workers, plan.tuning.worker_connections) }</dd>
+                    <dt>{ T::CapPerClient.get(lang) }</dt><dd>{ size(c.client_bytes) }</dd>
+                    <dt>{ T::CapPeak.get(lang) }</dt><dd>{ size(c.peak_memory) }</dd>
+                </dl>
+            </section>
+            <section class="card warnings" aria-labelledby="warn-title" data-testid="warnings">
+                <h2 id="warn-title">{ format!("{} ({})", T::Warnings.get(lang), plan.warnings.len()) }</h2>
+                if plan.warnings.is_empty() {
+                    <p class="hint">{ T::NoWarnings.get(lang) }</p>
+                } else {
+                    <ul>
+                        { for plan.warnings.iter().map(|w| html! {
+                            <li data-warning={w.id}>
+                                if let Some(f) = w.field { <a href={format!("#f-{f}")}><code>{ f }</code></a>{ ": " } }
+                                { &w.message }
+                            </li>
+                        }) }
+                    </ul>
+                }
+            </section>
+        </>
+    }
+}

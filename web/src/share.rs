@@ -1,0 +1,292 @@
+//! The share URL: the whole input state in the query string, as a typed value.
+//!
+//! `?v=1&vcpu=8&ram=16G&workload=proxy&tls=1&lang=de` — `v` is the format version, every
+//! other parameter is a field of the JSON input schema, and only values that differ from
+//! the defaults are written. Reading is forgiving: an unknown parameter, or a value the
+//! core rejects, falls back to the default and is reported as a [`Notice`].
+
+use std::fmt::Write;
+
+use nginx_gen_core::{Inputs, Lang, RawInputs};
+
+use crate::fields::{Field, Kind};
+
+/// Version of the query format written by [`ShareState::to_query`].
+pub const VERSION: &str = "1";
+
+/// Why a parameter of a share URL was not used.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Problem {
+    /// No input has this name.
+    Unknown,
+    /// The core rejected the value; its message.
+    Invalid(String),
+    /// The link was written by a newer, unknown format version.
+    Version,
+}
+
+/// A parameter that was ignored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Notice {
+    /// The parameter's name.
+    pub param: String,
+    /// Its value as given.
+    pub value: String,
+    /// Why it was ignored.
+    pub problem: Problem,
+}
+
+/// What a share URL holds: valid inputs, and whether it chose the language.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShareState {
+    /// The inputs (defaults where the URL said nothing or something invalid).
+    pub inputs: Inputs,
+    /// Whether the URL named a (valid) language; if not, the browser's may be used.
+    pub has_lang: bool,
+    /// Parameters that were ignored.
+    pub notices: Vec<Notice>,
+}
+
+/// Percent-encodes a query component, keeping characters that are safe and readable in
+/// a query (`, : / * @`).
+pub fn encode_component(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~,:/*@".contains(&b) {
+            out.push(b as char);
+        } else {
+            let _ = write!(out, "%{b:02X}");
+        }
+    }
+    out
+}
+
+/// Decodes a query component (`+` is a space); invalid escapes are kept as written.
+pub fn decode_component(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'+' => out.push(b' '),
+            b'%' => match s
+                .get(i + 1..i + 3)
+                .filter(|h| h.bytes().all(|c| c.is_ascii_hexdigit()))
+                .and_then(|h| u8::from_str_radix(h, 16).ok())
+            {
+                Some(b) => {
+                    out.push(b);
+                    i += 3;
+                    continue;
+                }
+                None => out.push(b'%'),
+            },
+            b => out.push(b),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Splits a query string (with or without the leading `?`) into decoded pairs.
+pub fn parse_query(query: &str) -> Vec<(String, String)> {
+    query
+        .trim_start_matches('?')
+        .split('&')
+        .filter(|p| !p.is_empty())
+        .map(|pair| {
+            let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+            (decode_component(k), decode_component(v))
+        })
+        .collect()
+}
+
+impl ShareState {
+    /// Reads a query string. Never fails: what cannot be used is reported in `notices`.
+    pub fn from_query(query: &str) -> Self {
+        let pairs = parse_query(query);
+        let mut notices = Vec::new();
+        if let Some((_, v)) = pairs.iter().find(|(k, v)| k == "v" && v != VERSION) {
+            notices.push(Notice {
+                param: "v".into(),
+                value: v.clone(),
+                problem: Problem::Version,
+            });
+            return Self {
+                inputs: Inputs::default(),
+                has_lang: false,
+                notices,
+            };
+        }
+        let mut raw = RawInputs::default();
+        let mut given: Vec<(String, String)> = Vec::new();
+        for (key, value) in pairs {
+            if key == "v" {
+                continue;
+            }
+            let known = if key == "lang" {
+                raw.lang = Some(value.clone());
+                true
+            } else if let Some(field) = Field::from_key(&key) {
+                if field.apply(&mut raw, &value) {
+                    true
+                } else {
+                    notices.push(Notice {
+                        param: key.clone(),
+                        value: value.clone(),
+                        problem: Problem::Invalid(format!("'{value}' is not true or false")),
+                    });
+                    continue;
+                }
+            } else {
+                false
+            };
+            if known {
+                given.retain(|(k, _)| *k != key);
+                given.push((key, value));
+            } else {
+                notices.push(Notice {
+                    param: key,
+                    value,
+                    problem: Problem::Unknown,
+                });
+            }
+        }
+        // Drop each rejected parameter (the core names it) until the rest is valid; every
+        // round removes at least one parameter, so this ends.
+        let inputs = loop {
+            match Inputs::from_raw(&raw) {
+                Ok(inputs) => break inputs,
+                Err(errors) => {
+                    let before = notices.len();
+                    for e in &errors.0 {
+                        let Some(pos) = given.iter().position(|(k, _)| *k == e.field) else {
+                            continue;
+                        };
+                        let (param, value) = given.remove(pos);
+                        clear(&mut raw, &param);
+                        notices.push(Notice {
+                            param,
+                            value,
+                            problem: Problem::Invalid(e.message.clone()),
+                        });
+                    }
+                    if notices.len() == before {
+                        // An error about a field the URL did not set: nothing left to drop.
+                        break Inputs::default();
+                    }
+                }
+            }
+        };
+        let has_lang = given.iter().any(|(k, _)| k == "lang");
+        Self {
+            inputs,
+            has_lang,
+            notices,
+        }
+    }
+
+    /// The query string for `inputs` (with the leading `?`), holding only what differs
+    /// from the defaults; empty when everything is default.
+    pub fn to_query(inputs: &Inputs) -> String {
+        let raw = inputs.to_raw();
+        let defaults = Inputs::default().to_raw();
+        let mut params = Vec::new();
+        for &field in Field::ALL {
+            let value = field.read(&raw);
+            if value == field.read(&defaults) {
+                continue;
+            }
+            let Some(value) = value else { continue };
+            let value = match field.kind() {
+                Kind::Flag => if value == "true" { "1" } else { "0" }.to_owned(),
+                Kind::List => value.replace(", ", ","),
+                _ => value,
+            };
+            params.push(format!("{}={}", field.key(), encode_component(&value)));
+        }
+        if inputs.lang != Lang::En {
+            params.push(format!("lang={}", inputs.lang));
+        }
+        if params.is_empty() {
+            String::new()
+        } else {
+            format!("?v={VERSION}&{}", params.join("&"))
+        }
+    }
+}
+
+fn clear(raw: &mut RawInputs, key: &str) {
+    match Field::from_key(key) {
+        None => raw.lang = None,
+        Some(Field::Tls) => raw.tls = None,
+        Some(Field::OcspStapling) => raw.ocsp_stapling = None,
+        Some(Field::Http3) => raw.http3 = None,
+        Some(Field::Brotli) => raw.brotli = None,
+        Some(Field::BehindLb) => raw.behind_lb = None,
+        Some(field) => {
+            field.apply(raw, "");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn inputs(json: &str) -> Inputs {
+        Inputs::from_json(json).unwrap()
+    }
+
+    #[test]
+    fn defaults_give_an_empty_query_and_back() {
+        assert_eq!(ShareState::to_query(&Inputs::default()), "");
+        let s = ShareState::from_query("");
+        assert_eq!(s.inputs, Inputs::default());
+        assert!(s.notices.is_empty());
+    }
+
+    #[test]
+    fn only_changed_values_are_written_and_read_back() {
+        let i = inputs(
+            r#"{"vcpu": 8, "ram": "16G", "workload": "proxy", "tls": true, "http3": true, "server_names": ["a.example", "*.b.example"], "upstreams": ["[::1]:9000", "unix:/run/app.sock"], "lang": "ru"}"#,
+        );
+        let q = ShareState::to_query(&i);
+        assert_eq!(
+            q,
+            "?v=1&vcpu=8&ram=16G&workload=proxy&server_names=a.example,*.b.example&upstreams=%5B::1%5D:9000,unix:/run/app.sock&tls=1&http3=1&lang=ru"
+        );
+        let back = ShareState::from_query(&q);
+        assert_eq!(back.inputs, i);
+        assert!(back.has_lang);
+        assert!(back.notices.is_empty());
+    }
+
+    #[test]
+    fn unknown_and_invalid_parameters_fall_back_with_notices() {
+        let s = ShareState::from_query("?v=1&vcpu=0&ram=16G&colour=blue&http3=1&lang=xx");
+        assert_eq!(s.inputs.ram, inputs(r#"{"ram": "16G"}"#).ram);
+        assert_eq!(s.inputs.vcpu, Inputs::default().vcpu);
+        assert!(!s.inputs.http3);
+        assert!(!s.has_lang);
+        let params: Vec<_> = s.notices.iter().map(|n| n.param.as_str()).collect();
+        assert_eq!(params, ["colour", "vcpu", "lang", "http3"]);
+        assert_eq!(s.notices[0].problem, Problem::Unknown);
+        assert!(matches!(&s.notices[1].problem, Problem::Invalid(m) if m.contains("out of range")));
+    }
+
+    #[test]
+    fn an_unknown_version_gives_the_defaults() {
+        let s = ShareState::from_query("?v=9&vcpu=8");
+        assert_eq!(s.inputs, Inputs::default());
+        assert_eq!(s.notices[0].problem, Problem::Version);
+    }
+
+    #[test]
+    fn components_round_trip() {
+        for s in ["a b", "100%", "ü", "[::]:80", "x&y=z", "%zz", "%"] {
+            assert_eq!(decode_component(&encode_component(s)), s);
+        }
+        assert_eq!(decode_component("%zz%4"), "%zz%4");
+    }
+}

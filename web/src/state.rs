@@ -1,0 +1,422 @@
+//! The page's state and its pure reducer: plain Rust, no browser, unit-tested natively.
+//!
+//! The form holds text exactly as typed. After every [`Action`] the form is handed to the
+//! core: valid inputs replace the [`Output`]; invalid ones are kept as `errors` (shown at
+//! their fields) while the last valid output stays on screen.
+
+use std::rc::Rc;
+
+use nginx_gen_core::render::{self, Format};
+use nginx_gen_core::{InputErrors, Inputs, Lang, Plan, RawInputs};
+
+use crate::fields::Field;
+use crate::share::{Notice, ShareState};
+
+/// Colour scheme.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Theme {
+    /// Follow `prefers-color-scheme`.
+    #[default]
+    Auto,
+    /// Light.
+    Light,
+    /// Dark.
+    Dark,
+}
+
+impl Theme {
+    /// The next theme of the toggle.
+    #[must_use]
+    pub const fn next(self) -> Self {
+        match self {
+            Self::Auto => Self::Light,
+            Self::Light => Self::Dark,
+            Self::Dark => Self::Auto,
+        }
+    }
+    /// The value of `data-theme` on `<html>` (`auto` leaves it to the media query).
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Auto => "auto",
+            Self::Light => "light",
+            Self::Dark => "dark",
+        }
+    }
+    /// Reads [`Theme::as_str`] back.
+    pub fn parse(s: &str) -> Self {
+        match s {
+            "light" => Self::Light,
+            "dark" => Self::Dark,
+            _ => Self::Auto,
+        }
+    }
+}
+
+/// An output tab: one per file, the JSON plan and the install script.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Tab {
+    /// `/etc/nginx/nginx.conf`.
+    #[default]
+    Nginx,
+    /// The site file.
+    Site,
+    /// The sysctl.d file.
+    Sysctl,
+    /// The systemd drop-in.
+    Systemd,
+    /// The whole plan as JSON.
+    Json,
+    /// The install script.
+    Script,
+}
+
+impl Tab {
+    /// Every tab, in order.
+    pub const ALL: [Self; 6] = [
+        Self::Nginx,
+        Self::Site,
+        Self::Sysctl,
+        Self::Systemd,
+        Self::Json,
+        Self::Script,
+    ];
+    /// The CLI's `--format` for this tab.
+    pub const fn format(self) -> Format {
+        match self {
+            Self::Nginx => Format::Nginx,
+            Self::Site => Format::Site,
+            Self::Sysctl => Format::Sysctl,
+            Self::Systemd => Format::Systemd,
+            Self::Json => Format::Json,
+            Self::Script => Format::Script,
+        }
+    }
+    /// Stable name, used in `data-testid`s and element ids.
+    pub const fn id(self) -> &'static str {
+        match self {
+            Self::Nginx => "nginx",
+            Self::Site => "site",
+            Self::Sysctl => "sysctl",
+            Self::Systemd => "systemd",
+            Self::Json => "json",
+            Self::Script => "script",
+        }
+    }
+    /// Whether the tab shows a configuration file whose lines carry reasons.
+    pub const fn is_config(self) -> bool {
+        matches!(
+            self,
+            Self::Nginx | Self::Site | Self::Sysctl | Self::Systemd
+        )
+    }
+}
+
+/// The form: the text of every field, as typed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Form(Vec<String>);
+
+impl Form {
+    /// The form showing these inputs.
+    pub fn from_inputs(inputs: &Inputs) -> Self {
+        let raw = inputs.to_raw();
+        Self(
+            Field::ALL
+                .iter()
+                .map(|f| f.read(&raw).unwrap_or_default())
+                .collect(),
+        )
+    }
+    /// The text of a field.
+    pub fn get(&self, field: Field) -> &str {
+        &self.0[field as usize]
+    }
+    /// Whether a flag field is on.
+    pub fn flag(&self, field: Field) -> bool {
+        self.get(field) == "true"
+    }
+    fn set(&mut self, field: Field, text: String) {
+        self.0[field as usize] = text;
+    }
+    /// The raw inputs for the core.
+    pub fn to_raw(&self, lang: Lang) -> RawInputs {
+        let mut raw = RawInputs {
+            lang: Some(lang.to_string()),
+            ..RawInputs::default()
+        };
+        for &field in Field::ALL {
+            field.apply(&mut raw, self.get(field));
+        }
+        raw
+    }
+}
+
+/// Everything shown for one valid set of inputs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Output {
+    /// The plan.
+    pub plan: Plan,
+    /// The text of every tab, as the CLI prints it with `--format`.
+    pub texts: Vec<(Tab, String)>,
+    /// The share query (`?v=1&…`, empty for the defaults).
+    pub query: String,
+    /// The CLI command giving the same files.
+    pub command: String,
+}
+
+impl Output {
+    /// Computes the output for valid inputs.
+    pub fn new(inputs: &Inputs) -> Self {
+        let plan = Plan::new(inputs);
+        let texts = Tab::ALL
+            .iter()
+            .map(|&t| (t, render::render(&plan, t.format())))
+            .collect();
+        Self {
+            texts,
+            query: ShareState::to_query(inputs),
+            command: inputs.to_command(),
+            plan,
+        }
+    }
+    /// The text of a tab.
+    pub fn text(&self, tab: Tab) -> &str {
+        self.texts
+            .iter()
+            .find(|(t, _)| *t == tab)
+            .map_or("", |(_, s)| s)
+    }
+}
+
+/// The page's whole state.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct State {
+    /// The form as typed.
+    pub form: Form,
+    /// Language of the page and of the reasons in the files.
+    pub lang: Lang,
+    /// Colour scheme.
+    pub theme: Theme,
+    /// The tab shown.
+    pub tab: Tab,
+    /// The setting whose reason is shown (index into `output.plan.settings`).
+    pub selected: Option<usize>,
+    /// What the core rejected in the form, if anything.
+    pub errors: Option<InputErrors>,
+    /// The output of the last valid inputs.
+    pub output: Rc<Output>,
+    /// Parameters of the opening URL that were ignored.
+    pub notices: Vec<Notice>,
+}
+
+/// Everything that changes the state.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Action {
+    /// A field was edited.
+    Set(Field, String),
+    /// Another language.
+    SetLang(Lang),
+    /// Another colour scheme.
+    SetTheme(Theme),
+    /// Another tab.
+    SetTab(Tab),
+    /// Show the reason of a setting (or none).
+    Select(Option<usize>),
+    /// Back to the defaults (language and theme stay).
+    Reset,
+    /// Hide the notices about the opening URL.
+    DismissNotices,
+}
+
+impl Default for State {
+    fn default() -> Self {
+        Self::from_share(ShareState::from_query(""), None)
+    }
+}
+
+impl State {
+    /// The state a share URL describes; `browser_lang` is used when the URL names none.
+    pub fn from_share(share: ShareState, browser_lang: Option<Lang>) -> Self {
+        let mut inputs = share.inputs;
+        if !share.has_lang {
+            inputs.lang = browser_lang.unwrap_or(inputs.lang);
+        }
+        Self {
+            form: Form::from_inputs(&inputs),
+            lang: inputs.lang,
+            theme: Theme::Auto,
+            tab: Tab::Nginx,
+            selected: None,
+            errors: None,
+            output: Rc::new(Output::new(&inputs)),
+            notices: share.notices,
+        }
+    }
+
+    /// The error the core reported for a field.
+    pub fn error(&self, field: Field) -> Option<&nginx_gen_core::InputError> {
+        self.errors.as_ref().and_then(|e| e.for_field(field.key()))
+    }
+
+    /// The next state. Pure.
+    #[must_use]
+    pub fn reduce(&self, action: Action) -> Self {
+        let mut next = self.clone();
+        match action {
+            Action::Set(field, text) => {
+                next.form.set(field, text);
+                next.revalidate();
+            }
+            Action::SetLang(lang) => {
+                next.lang = lang;
+                next.revalidate();
+                if next.errors.is_some() {
+                    // Keep showing the last valid configuration, in the new language.
+                    let inputs = Inputs {
+                        lang,
+                        ..next.output.plan.inputs.clone()
+                    };
+                    next.output = Rc::new(Output::new(&inputs));
+                }
+            }
+            Action::SetTheme(theme) => next.theme = theme,
+            Action::SetTab(tab) => {
+                next.tab = tab;
+                next.selected = None;
+            }
+            Action::Select(index) => {
+                next.selected = index.filter(|i| *i < next.output.plan.settings.len());
+            }
+            Action::Reset => {
+                let inputs = Inputs {
+                    lang: self.lang,
+                    ..Inputs::default()
+                };
+                next.form = Form::from_inputs(&inputs);
+                next.revalidate();
+            }
+            Action::DismissNotices => next.notices.clear(),
+        }
+        next
+    }
+
+    fn revalidate(&mut self) {
+        match Inputs::from_raw(&self.form.to_raw(self.lang)) {
+            Ok(inputs) => {
+                self.errors = None;
+                if inputs != self.output.plan.inputs {
+                    self.output = Rc::new(Output::new(&inputs));
+                    self.selected = None;
+                }
+            }
+            Err(errors) => self.errors = Some(errors),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cli_text(json: &str, format: Format) -> String {
+        render::render(&Plan::new(&Inputs::from_json(json).unwrap()), format)
+    }
+
+    #[test]
+    fn defaults_are_the_guide_machine() {
+        let s = State::default();
+        assert_eq!(s.form.get(Field::Vcpu), "4");
+        assert_eq!(s.form.get(Field::Ram), "8G");
+        assert_eq!(s.form.get(Field::Workload), "static");
+        assert_eq!(s.output.text(Tab::Nginx), cli_text("{}", Format::Nginx));
+        assert!(s.errors.is_none());
+    }
+
+    #[test]
+    fn every_change_recomputes_the_output() {
+        let s = State::default()
+            .reduce(Action::Set(Field::Vcpu, "8".into()))
+            .reduce(Action::Set(Field::Workload, "proxy".into()))
+            .reduce(Action::Set(Field::Tls, "true".into()));
+        let json = r#"{"vcpu": 8, "workload": "proxy", "tls": true}"#;
+        for tab in Tab::ALL {
+            assert_eq!(s.output.text(tab), cli_text(json, tab.format()), "{tab:?}");
+        }
+        assert_eq!(s.output.query, "?v=1&vcpu=8&workload=proxy&tls=1");
+        assert_eq!(
+            s.output.command,
+            "nginx-gen --vcpu 8 --ram 8G --workload proxy --tls"
+        );
+    }
+
+    #[test]
+    fn invalid_input_is_marked_and_the_last_valid_output_stays() {
+        let good = State::default().reduce(Action::Set(Field::Vcpu, "2".into()));
+        let bad = good.reduce(Action::Set(Field::Ram, "lots".into()));
+        let err = bad.error(Field::Ram).expect("ram is marked");
+        assert!(err.message.contains("lots"), "{}", err.message);
+        assert!(bad.error(Field::Vcpu).is_none());
+        assert!(Rc::ptr_eq(&good.output, &bad.output));
+        let fixed = bad.reduce(Action::Set(Field::Ram, "4G".into()));
+        assert!(fixed.errors.is_none());
+        assert_eq!(
+            fixed.output.text(Tab::Nginx),
+            cli_text(r#"{"vcpu": 2, "ram": "4G"}"#, Format::Nginx)
+        );
+    }
+
+    #[test]
+    fn language_changes_reasons_even_while_invalid() {
+        let s = State::default()
+            .reduce(Action::Set(Field::Vcpu, "x".into()))
+            .reduce(Action::SetLang(Lang::De));
+        assert!(s.errors.is_some());
+        assert_eq!(
+            s.output.text(Tab::Nginx),
+            cli_text(r#"{"lang": "de"}"#, Format::Nginx)
+        );
+        assert_eq!(s.output.query, "?v=1&lang=de");
+    }
+
+    #[test]
+    fn share_state_and_browser_language() {
+        let s = State::from_share(
+            ShareState::from_query("?v=1&vcpu=16&lang=es"),
+            Some(Lang::Ru),
+        );
+        assert_eq!(s.lang, Lang::Es);
+        assert_eq!(s.form.get(Field::Vcpu), "16");
+        let s = State::from_share(ShareState::from_query("?v=1&vcpu=16"), Some(Lang::Ru));
+        assert_eq!(s.lang, Lang::Ru);
+        assert_eq!(s.output.query, "?v=1&vcpu=16&lang=ru");
+    }
+
+    #[test]
+    fn tabs_selection_theme_and_reset() {
+        let s = State::default().reduce(Action::Select(Some(3)));
+        assert_eq!(s.selected, Some(3));
+        assert_eq!(s.reduce(Action::Select(Some(100_000))).selected, None);
+        let s = s.reduce(Action::SetTab(Tab::Sysctl));
+        assert_eq!((s.tab, s.selected), (Tab::Sysctl, None));
+        assert_eq!(s.reduce(Action::SetTheme(Theme::Dark)).theme, Theme::Dark);
+        assert_eq!(Theme::Auto.next().next().next(), Theme::Auto);
+        let changed = s
+            .reduce(Action::SetLang(Lang::Nl))
+            .reduce(Action::Set(Field::Vcpu, "64".into()));
+        let reset = changed.reduce(Action::Reset);
+        assert_eq!(
+            reset.form,
+            Form::from_inputs(&Inputs {
+                lang: Lang::Nl,
+                ..Inputs::default()
+            })
+        );
+        assert_eq!(reset.lang, Lang::Nl);
+    }
+
+    #[test]
+    fn notices_can_be_dismissed() {
+        let s = State::from_share(ShareState::from_query("?v=1&nope=1"), None);
+        assert_eq!(s.notices.len(), 1);
+        assert!(s.reduce(Action::DismissNotices).notices.is_empty());
+    }
+}
