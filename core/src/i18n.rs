@@ -25,7 +25,27 @@ fn table(lang: Lang) -> &'static [(&'static str, &'static str)] {
 
 /// The translation of reason `id` into `lang`, if there is one.
 pub fn translate(lang: Lang, id: &str) -> Option<&'static str> {
-    table(lang).iter().find(|(k, _)| *k == id).map(|(_, v)| *v)
+    // Each catalogue sorted by id once, then searched: a plan looks up ~100 reasons.
+    type Sorted = std::sync::LazyLock<Vec<(&'static str, &'static str)>>;
+    fn sorted(lang: Lang) -> Vec<(&'static str, &'static str)> {
+        let mut rows = table(lang).to_vec();
+        rows.sort_unstable();
+        rows
+    }
+    static DE: Sorted = Sorted::new(|| sorted(Lang::De));
+    static NL: Sorted = Sorted::new(|| sorted(Lang::Nl));
+    static RU: Sorted = Sorted::new(|| sorted(Lang::Ru));
+    static ES: Sorted = Sorted::new(|| sorted(Lang::Es));
+    let rows: &[(&str, &str)] = match lang {
+        Lang::En => return None,
+        Lang::De => &DE,
+        Lang::Nl => &NL,
+        Lang::Ru => &RU,
+        Lang::Es => &ES,
+    };
+    rows.binary_search_by_key(&id, |(k, _)| k)
+        .ok()
+        .map(|i| rows[i].1)
 }
 
 #[cfg(test)]

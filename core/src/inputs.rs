@@ -755,8 +755,12 @@ impl Checker {
 /// Shows a rejected value safely inside a one-line message: control characters escaped,
 /// long values cut.
 fn printable(s: &str) -> String {
-    let mut out: String = s.chars().take(64).flat_map(char::escape_debug).collect();
-    if s.chars().count() > 64 {
+    printable_up_to(s, 64)
+}
+
+fn printable_up_to(s: &str, max: usize) -> String {
+    let mut out: String = s.chars().take(max).flat_map(char::escape_debug).collect();
+    if s.chars().nth(max).is_some() {
         out.push('…');
     }
     out
@@ -879,6 +883,13 @@ impl Inputs {
                 "http3",
                 format!("nginx {} has no HTTP/3", self.nginx_version),
                 format!("http3 with nginx {} or later", Feature::Quic.since()),
+            );
+        }
+        if !self.tls && self.listen.port == 443 {
+            c.fail(
+                "listen",
+                "port 443 is the HTTPS port, but TLS is off",
+                "another port, or 443 together with tls (which uses tls_port)",
             );
         }
         if self.ocsp_stapling && !self.tls {
@@ -1089,9 +1100,14 @@ impl RawInputs {
         serde_path_to_error::deserialize(de).map_err(|e| {
             let path = e.path().to_string();
             let inner = e.into_inner();
-            let message = inner.to_string();
-            let field = if let Some(rest) = message.strip_prefix("unknown field `") {
-                rest.split('`').next().unwrap_or("input").to_owned()
+            let raw_message = inner.to_string();
+            // The document's own text (a key, a value) is escaped before it is shown.
+            let message = printable_up_to(&raw_message, 300);
+            let field = if let Some(rest) = raw_message.strip_prefix("unknown field `") {
+                match rest.split('`').next().unwrap_or_default() {
+                    "" => "input".to_owned(),
+                    name => printable(name),
+                }
             } else if path == "." || inner.is_syntax() || inner.is_eof() {
                 "input".to_owned()
             } else {

@@ -33,9 +33,13 @@ impl fmt::Display for SizeError {
             Self::Negative => f.write_str("a size cannot be negative"),
             Self::NotANumber => f.write_str("expected a number followed by a unit"),
             Self::UnknownUnit(u) => {
+                let mut shown: String = u.chars().take(16).flat_map(char::escape_debug).collect();
+                if u.chars().nth(16).is_some() {
+                    shown.push('…');
+                }
                 write!(
                     f,
-                    "unknown unit '{u}' (use K, M, G or T, optionally with B or iB)"
+                    "unknown unit '{shown}' (use K, M, G or T, optionally with B or iB)"
                 )
             }
             Self::TooLarge => f.write_str("the size is too large"),

@@ -267,7 +267,7 @@ pub(super) const TABLE: &[(&str, &str)] = &[
     ),
     (
         "proxy_buffers",
-        "Un cuerpo de respuesta típico cabe en memoria, así que la conexión con el upstream se libera enseguida en lugar de esperar a un cliente lento.",
+        "Un cuerpo de respuesta típico cabe en memoria, así la conexión con el upstream se libera enseguida en lugar de esperar a un cliente lento; pocos búferes grandes lo leen en una o dos llamadas en vez de ocho (medido más rápido que 8 4k).",
     ),
     (
         "proxy_busy_buffers_size",
@@ -435,5 +435,9 @@ pub(super) const TABLE: &[(&str, &str)] = &[
     (
         "LimitNOFILE",
         "El límite de archivos del servicio, al menos worker_rlimit_nofile; nunca por debajo del límite duro por defecto de systemd, que un valor menor reduciría.",
+    ),
+    (
+        "return.misdirected",
+        "Un navegador puede reutilizar la conexión HTTP/2 del sitio para otro nombre de host; esas peticiones llegan aquí y reciben 421 Misdirected Request, así el navegador abre una conexión propia.",
     ),
 ];

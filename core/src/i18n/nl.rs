@@ -267,7 +267,7 @@ pub(super) const TABLE: &[(&str, &str)] = &[
     ),
     (
         "proxy_buffers",
-        "Een typische antwoordbody past in het geheugen, zodat de upstream-verbinding meteen vrijkomt in plaats van op een trage client te wachten.",
+        "Een typische antwoordbody past in het geheugen, zodat de upstreamverbinding meteen vrijkomt in plaats van op een trage client te wachten; weinig grote buffers lezen hem in één of twee aanroepen in plaats van acht (gemeten sneller dan 8 4k).",
     ),
     (
         "proxy_busy_buffers_size",
@@ -435,5 +435,9 @@ pub(super) const TABLE: &[(&str, &str)] = &[
     (
         "LimitNOFILE",
         "De bestandslimiet van de service, minstens worker_rlimit_nofile; nooit onder de standaard harde limiet van systemd, die een kleinere waarde zou verlagen.",
+    ),
+    (
+        "return.misdirected",
+        "Een browser kan de HTTP/2-verbinding van de site hergebruiken voor een andere hostnaam; zulke verzoeken komen hier terecht en krijgen 421 Misdirected Request, zodat de browser een eigen verbinding opent.",
     ),
 ];
