@@ -1,6 +1,7 @@
 //! End-to-end tests of the `nginx-gen` binary: output snapshots, bad input, `--out`,
 //! `explain`, completions, man page and host detection.
 
+use std::io::Write as _;
 use std::path::Path;
 use std::process::Command;
 
@@ -20,7 +21,9 @@ fn run(args: &[&str]) -> std::process::Output {
 
 fn files_under(dir: &Path) -> Vec<String> {
     fn walk(dir: &Path, out: &mut Vec<String>) {
-        let Ok(entries) = std::fs::read_dir(dir) else { return };
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
         for entry in entries.flatten() {
             let path = entry.path();
             if path.is_dir() {
@@ -46,14 +49,34 @@ mod snapshots {
     #[test]
     fn proxy_with_tls_for_debian_12() {
         assert_cmd_snapshot!(cli().args([
-            "--vcpu", "2", "--ram", "2G", "--workload", "proxy", "--tls", "--server-name", "example.org",
-            "--upstream", "127.0.0.1:3000", "--nginx-version", "1.22.1", "--format", "site",
+            "--vcpu",
+            "2",
+            "--ram",
+            "2G",
+            "--workload",
+            "proxy",
+            "--tls",
+            "--server-name",
+            "example.org",
+            "--upstream",
+            "127.0.0.1:3000",
+            "--nginx-version",
+            "1.22.1",
+            "--format",
+            "site",
         ]));
     }
 
     #[test]
     fn explain_one_directive() {
-        assert_cmd_snapshot!(cli().args(["explain", "worker_rlimit_nofile", "--vcpu", "4", "--ram", "8G"]));
+        assert_cmd_snapshot!(cli().args([
+            "explain",
+            "worker_rlimit_nofile",
+            "--vcpu",
+            "4",
+            "--ram",
+            "8G"
+        ]));
     }
 
     #[test]
@@ -79,31 +102,88 @@ mod bad_input {
         (&["--vcpu", "4", "--ram", "-1G"], "--ram"),
         (&["--vcpu", "4", "--ram", "99999T"], "--ram"),
         (&["--vcpu", "4", "--ram", "100M"], "--ram"),
-        (&["--vcpu", "4", "--ram", "8G", "--workload", "foo"], "--workload"),
-        (&["--vcpu", "4", "--ram", "8G", "--server-name", "a;b"], "--server-name"),
-        (&["--vcpu", "4", "--ram", "8G", "--server-name", "a{"], "--server-name"),
-        (&["--vcpu", "4", "--ram", "8G", "--server-name", "evil.com; include /etc/passwd"], "--server-name"),
-        (&["--vcpu", "4", "--ram", "8G", "--root", "/var/www;"], "--root"),
-        (&["--vcpu", "4", "--ram", "8G", "--upstream", "10.0.0.1"], "--upstream"),
+        (
+            &["--vcpu", "4", "--ram", "8G", "--workload", "foo"],
+            "--workload",
+        ),
+        (
+            &["--vcpu", "4", "--ram", "8G", "--server-name", "a;b"],
+            "--server-name",
+        ),
+        (
+            &["--vcpu", "4", "--ram", "8G", "--server-name", "a{"],
+            "--server-name",
+        ),
+        (
+            &[
+                "--vcpu",
+                "4",
+                "--ram",
+                "8G",
+                "--server-name",
+                "evil.com; include /etc/passwd",
+            ],
+            "--server-name",
+        ),
+        (
+            &["--vcpu", "4", "--ram", "8G", "--root", "/var/www;"],
+            "--root",
+        ),
+        (
+            &["--vcpu", "4", "--ram", "8G", "--upstream", "10.0.0.1"],
+            "--upstream",
+        ),
         (&["--vcpu", "4", "--ram", "8G", "--listen", "0"], "--listen"),
-        (&["--vcpu", "4", "--ram", "8G", "--http3", "--tls", "--nginx-version", "1.22"], "--http3"),
+        (
+            &[
+                "--vcpu",
+                "4",
+                "--ram",
+                "8G",
+                "--http3",
+                "--tls",
+                "--nginx-version",
+                "1.22",
+            ],
+            "--http3",
+        ),
         (&["--vcpu", "4", "--ram", "8G", "--http3"], "--http3"),
-        (&["--vcpu", "4", "--ram", "8G", "--nginx-version", "1.2.3.4"], "--nginx-version"),
-        (&["--vcpu", "4", "--ram", "8G", "--clients", "-5"], "--clients"),
-        (&["--vcpu", "4", "--ram", "8G", "--format", "yaml"], "--format"),
+        (
+            &["--vcpu", "4", "--ram", "8G", "--nginx-version", "1.2.3.4"],
+            "--nginx-version",
+        ),
+        (
+            &["--vcpu", "4", "--ram", "8G", "--clients", "-5"],
+            "--clients",
+        ),
+        (
+            &["--vcpu", "4", "--ram", "8G", "--format", "yaml"],
+            "--format",
+        ),
     ];
 
     #[test]
     fn every_case_exits_2_naming_the_field_and_writes_nothing() {
         for (args, field) in CASES {
             let out_dir = tempfile::tempdir().unwrap();
-            let out = cli().args(*args).arg("--out").arg(out_dir.path()).output().unwrap();
+            let out = cli()
+                .args(*args)
+                .arg("--out")
+                .arg(out_dir.path())
+                .output()
+                .unwrap();
             let stderr = String::from_utf8_lossy(&out.stderr);
             assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
-            assert!(stderr.contains(field), "{args:?} should name {field}: {stderr}");
+            assert!(
+                stderr.contains(field),
+                "{args:?} should name {field}: {stderr}"
+            );
             assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
             assert!(out.stdout.is_empty(), "{args:?} printed to stdout");
-            assert!(files_under(out_dir.path()).is_empty(), "{args:?} wrote files");
+            assert!(
+                files_under(out_dir.path()).is_empty(),
+                "{args:?} wrote files"
+            );
         }
     }
 
@@ -112,7 +192,13 @@ mod bad_input {
         let input = dir.path().join("in.json");
         std::fs::write(&input, json).unwrap();
         let out_dir = dir.path().join("out");
-        let out = cli().arg("--input").arg(&input).arg("--out").arg(&out_dir).output().unwrap();
+        let out = cli()
+            .arg("--input")
+            .arg(&input)
+            .arg("--out")
+            .arg(&out_dir)
+            .output()
+            .unwrap();
         (out, files_under(&out_dir))
     }
 
@@ -123,13 +209,19 @@ mod bad_input {
             ("not json", "input"),
             (r#"{"vcpu": 4, "ram": "8G", "cpus": 4}"#, "cpus"),
             (r#"{"vcpu": 4, "ram": "8G", "tls": "yes"}"#, "tls"),
-            (r#"{"vcpu": 4, "ram": "8G", "server_names": ["ok.example", "x{y"]}"#, "server_names"),
+            (
+                r#"{"vcpu": 4, "ram": "8G", "server_names": ["ok.example", "x{y"]}"#,
+                "server_names",
+            ),
             (r#"{"vcpu": 4.5, "ram": "8G"}"#, "vcpu"),
         ] {
             let (out, written) = with_input(json);
             let stderr = String::from_utf8_lossy(&out.stderr);
             assert_eq!(out.status.code(), Some(2), "{json}: {stderr}");
-            assert!(stderr.contains(field), "{json} should name {field}: {stderr}");
+            assert!(
+                stderr.contains(field),
+                "{json} should name {field}: {stderr}"
+            );
             assert!(written.is_empty(), "{json} wrote {written:?}");
         }
     }
@@ -148,12 +240,32 @@ mod output {
     #[test]
     fn out_writes_the_four_files_that_stdout_shows() {
         let dir = tempfile::tempdir().unwrap();
-        let args = ["--vcpu", "2", "--ram", "4G", "--workload", "mixed", "--server-name", "shop.example"];
-        let out = cli().args(args).arg("--out").arg(dir.path()).output().unwrap();
+        let args = [
+            "--vcpu",
+            "2",
+            "--ram",
+            "4G",
+            "--workload",
+            "mixed",
+            "--server-name",
+            "shop.example",
+        ];
+        let out = cli()
+            .args(args)
+            .arg("--out")
+            .arg(dir.path())
+            .output()
+            .unwrap();
         assert!(out.status.success());
         let mut written = files_under(dir.path());
         written.sort();
-        let rel: Vec<_> = written.iter().map(|p| p.trim_start_matches(&dir.path().display().to_string()).to_owned()).collect();
+        let rel: Vec<_> = written
+            .iter()
+            .map(|p| {
+                p.trim_start_matches(&dir.path().display().to_string())
+                    .to_owned()
+            })
+            .collect();
         assert_eq!(
             rel,
             [
@@ -165,8 +277,12 @@ mod output {
         );
         let all = String::from_utf8(run(&args).stdout).unwrap();
         for path in &rel {
-            let contents = std::fs::read_to_string(format!("{}{path}", dir.path().display())).unwrap();
-            assert!(all.contains(&format!("==> {path} <==\n{contents}")), "{path} differs from stdout");
+            let contents =
+                std::fs::read_to_string(format!("{}{path}", dir.path().display())).unwrap();
+            assert!(
+                all.contains(&format!("==> {path} <==\n{contents}")),
+                "{path} differs from stdout"
+            );
         }
     }
 
@@ -176,23 +292,60 @@ mod output {
         // A file where a directory must go: creating etc/sysctl.d fails after nginx's files.
         std::fs::create_dir_all(dir.path().join("etc/nginx")).unwrap();
         std::fs::write(dir.path().join("etc/sysctl.d"), "in the way").unwrap();
-        let out = cli().args(["--vcpu", "1", "--ram", "1G", "--out"]).arg(dir.path()).output().unwrap();
-        assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
-        let left: Vec<_> = files_under(dir.path()).into_iter().filter(|p| !p.ends_with("etc/sysctl.d")).collect();
+        let out = cli()
+            .args(["--vcpu", "1", "--ram", "1G", "--out"])
+            .arg(dir.path())
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(1),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let left: Vec<_> = files_under(dir.path())
+            .into_iter()
+            .filter(|p| !p.ends_with("etc/sysctl.d"))
+            .collect();
         assert!(left.is_empty(), "half-written: {left:?}");
     }
 
     #[test]
     fn every_format_prints_and_json_round_trips_as_input() {
-        let json = String::from_utf8(run(&["--vcpu", "8", "--ram", "16G", "--workload", "api", "--tls", "--format", "json"]).stdout).unwrap();
+        let json = String::from_utf8(
+            run(&[
+                "--vcpu",
+                "8",
+                "--ram",
+                "16G",
+                "--workload",
+                "api",
+                "--tls",
+                "--format",
+                "json",
+            ])
+            .stdout,
+        )
+        .unwrap();
         let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
         assert_eq!(doc["schema_version"], 1);
         let dir = tempfile::tempdir().unwrap();
         let input = dir.path().join("inputs.json");
         std::fs::write(&input, doc["inputs"].to_string()).unwrap();
-        let again = cli().arg("--input").arg(&input).args(["--format", "json"]).output().unwrap();
-        assert_eq!(String::from_utf8(again.stdout).unwrap(), json, "the JSON's inputs reproduce it");
-        for format in ["all", "nginx", "site", "sysctl", "systemd", "explain", "script"] {
+        let again = cli()
+            .arg("--input")
+            .arg(&input)
+            .args(["--format", "json"])
+            .output()
+            .unwrap();
+        assert_eq!(
+            String::from_utf8(again.stdout).unwrap(),
+            json,
+            "the JSON's inputs reproduce it"
+        );
+        for format in [
+            "all", "nginx", "site", "sysctl", "systemd", "explain", "script",
+        ] {
             let out = run(&["--vcpu", "1", "--ram", "1G", "--format", format]);
             assert!(out.status.success() && !out.stdout.is_empty(), "{format}");
         }
@@ -206,8 +359,12 @@ mod output {
             .stdout(std::process::Stdio::piped())
             .spawn()
             .unwrap();
-        use std::io::Write as _;
-        child.stdin.take().unwrap().write_all(br#"{"vcpu": 3, "ram": "64G"}"#).unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(br#"{"vcpu": 3, "ram": "64G"}"#)
+            .unwrap();
         let out = child.wait_with_output().unwrap();
         let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         assert_eq!(doc["inputs"]["vcpu"], 3);
@@ -225,14 +382,20 @@ mod output {
     fn completions_man_help_version() {
         for shell in ["bash", "zsh", "fish"] {
             let out = run(&["completions", shell]);
-            assert!(out.status.success() && String::from_utf8_lossy(&out.stdout).contains("vcpu"), "{shell}");
+            assert!(
+                out.status.success() && String::from_utf8_lossy(&out.stdout).contains("vcpu"),
+                "{shell}"
+            );
         }
         let man = run(&["man"]);
         assert!(String::from_utf8_lossy(&man.stdout).contains(".TH nginx-gen"));
         let help = String::from_utf8(run(&["--help"]).stdout).unwrap();
         assert!(help.contains("Examples:") && help.contains("--workload"));
         let version = String::from_utf8(run(&["--version"]).stdout).unwrap();
-        assert_eq!(version.trim(), format!("nginx-gen {}", env!("CARGO_PKG_VERSION")));
+        assert_eq!(
+            version.trim(),
+            format!("nginx-gen {}", env!("CARGO_PKG_VERSION"))
+        );
     }
 
     #[test]
@@ -240,7 +403,10 @@ mod output {
         let out = run(&["--format", "json"]);
         assert!(out.status.success());
         let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(stderr.contains("detected") && stderr.contains("vCPU") && stderr.contains("RAM"), "{stderr}");
+        assert!(
+            stderr.contains("detected") && stderr.contains("vCPU") && stderr.contains("RAM"),
+            "{stderr}"
+        );
         let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         let cpus = std::thread::available_parallelism().unwrap().get() as u64;
         assert!(doc["inputs"]["vcpu"].as_u64().unwrap() <= cpus);

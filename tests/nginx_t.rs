@@ -23,14 +23,28 @@ fn nginx() -> PathBuf {
 fn self_signed(dir: &Path) -> (PathBuf, PathBuf) {
     let (cert, key) = (dir.join("cert.pem"), dir.join("key.pem"));
     let status = Command::new("openssl")
-        .args(["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=example.com"])
+        .args([
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-days",
+            "2",
+            "-subj",
+            "/CN=example.com",
+        ])
         .arg("-keyout")
         .arg(&key)
         .arg("-out")
         .arg(&cert)
         .output()
         .expect("openssl runs");
-    assert!(status.status.success(), "openssl failed: {}", String::from_utf8_lossy(&status.stderr));
+    assert!(
+        status.status.success(),
+        "openssl failed: {}",
+        String::from_utf8_lossy(&status.stderr)
+    );
     (cert, key)
 }
 
@@ -48,8 +62,18 @@ fn combinations(cert: &Path, key: &Path) -> Vec<Vec<String>> {
                     for behind_lb in [false, true] {
                         n += 1;
                         let mut args: Vec<String> = [
-                            "--vcpu", vcpu, "--ram", ram, "--workload", workload, "--layout", layout,
-                            "--nginx-version", "1.22.1", "--openssl-version", "3.0.11",
+                            "--vcpu",
+                            vcpu,
+                            "--ram",
+                            ram,
+                            "--workload",
+                            workload,
+                            "--layout",
+                            layout,
+                            "--nginx-version",
+                            "1.22.1",
+                            "--openssl-version",
+                            "3.0.11",
                         ]
                         .iter()
                         .map(ToString::to_string)
@@ -58,7 +82,11 @@ fn combinations(cert: &Path, key: &Path) -> Vec<Vec<String>> {
                             args.push("--brotli".into());
                         }
                         if behind_lb {
-                            args.extend(["--behind-lb".into(), "--trusted-proxy".into(), "10.1.0.0/16".into()]);
+                            args.extend([
+                                "--behind-lb".into(),
+                                "--trusted-proxy".into(),
+                                "10.1.0.0/16".into(),
+                            ]);
                         }
                         if let Some(profile) = tls {
                             args.extend(["--tls".into(), "--tls-profile".into(), profile.into()]);
@@ -67,10 +95,48 @@ fn combinations(cert: &Path, key: &Path) -> Vec<Vec<String>> {
                         }
                         // Vary the rest so every input takes several values across the grid.
                         match n % 4 {
-                            0 => args.extend(["--server-name", "example.com", "--server-name", "www.example.com"].map(String::from)),
-                            1 => args.extend(["--listen", "127.0.0.1:8080", "--tls-port", "8443", "--clients", "20000"].map(String::from)),
-                            2 => args.extend(["--upstream", "10.0.0.2:9000", "--upstream", "unix:/run/app.sock", "--response-size", "1M"].map(String::from)),
-                            _ => args.extend(["--listen", "[::]:80", "--static-files", "500000", "--root", "/srv/www/site"].map(String::from)),
+                            0 => args.extend(
+                                [
+                                    "--server-name",
+                                    "example.com",
+                                    "--server-name",
+                                    "www.example.com",
+                                ]
+                                .map(String::from),
+                            ),
+                            1 => args.extend(
+                                [
+                                    "--listen",
+                                    "127.0.0.1:8080",
+                                    "--tls-port",
+                                    "8443",
+                                    "--clients",
+                                    "20000",
+                                ]
+                                .map(String::from),
+                            ),
+                            2 => args.extend(
+                                [
+                                    "--upstream",
+                                    "10.0.0.2:9000",
+                                    "--upstream",
+                                    "unix:/run/app.sock",
+                                    "--response-size",
+                                    "1M",
+                                ]
+                                .map(String::from),
+                            ),
+                            _ => args.extend(
+                                [
+                                    "--listen",
+                                    "[::]:80",
+                                    "--static-files",
+                                    "500000",
+                                    "--root",
+                                    "/srv/www/site",
+                                ]
+                                .map(String::from),
+                            ),
                         }
                         out.push(args);
                     }
@@ -82,16 +148,34 @@ fn combinations(cert: &Path, key: &Path) -> Vec<Vec<String>> {
 }
 
 fn check(nginx: &Path, dir: &Path, args: &[String]) -> Result<(), String> {
-    let out = Command::new(BIN).args(args).arg("--out").arg(dir).output().expect("nginx-gen runs");
+    let out = Command::new(BIN)
+        .args(args)
+        .arg("--out")
+        .arg(dir)
+        .output()
+        .expect("nginx-gen runs");
     if !out.status.success() {
-        return Err(format!("nginx-gen {} failed:\n{}", args.join(" "), String::from_utf8_lossy(&out.stderr)));
+        return Err(format!(
+            "nginx-gen {} failed:\n{}",
+            args.join(" "),
+            String::from_utf8_lossy(&out.stderr)
+        ));
     }
     let conf = dir.join("etc/nginx/nginx.conf");
-    let test = Command::new(nginx).arg("-t").arg("-c").arg(&conf).output().expect("nginx runs");
+    let test = Command::new(nginx)
+        .arg("-t")
+        .arg("-c")
+        .arg(&conf)
+        .output()
+        .expect("nginx runs");
     let stderr = String::from_utf8_lossy(&test.stderr);
     // Zero warnings, too: a config that nginx merely tolerates is not good enough.
-    if !test.status.success() || !stderr.contains("test is successful") || stderr.contains("[warn]") {
-        return Err(format!("nginx -t rejected the output of\n  nginx-gen {}\n{stderr}", args.join(" ")));
+    if !test.status.success() || !stderr.contains("test is successful") || stderr.contains("[warn]")
+    {
+        return Err(format!(
+            "nginx -t rejected the output of\n  nginx-gen {}\n{stderr}",
+            args.join(" ")
+        ));
     }
     Ok(())
 }
@@ -100,7 +184,10 @@ fn check(nginx: &Path, dir: &Path, args: &[String]) -> Result<(), String> {
 fn nginx_1_22_accepts_every_generated_tree() {
     let nginx = nginx();
     assert!(
-        Command::new("getent").args(["passwd", "nginx"]).output().is_ok_and(|o| o.status.success()),
+        Command::new("getent")
+            .args(["passwd", "nginx"])
+            .output()
+            .is_ok_and(|o| o.status.success()),
         "the rhel layout runs workers as user nginx: run scripts/setup.sh (creates the system user)"
     );
     let tmp = tempfile::tempdir().expect("temp dir");
@@ -114,7 +201,9 @@ fn nginx_1_22_accepts_every_generated_tree() {
         for _ in 0..4 {
             s.spawn(|| {
                 loop {
-                    let Some((i, args)) = next.lock().unwrap().next() else { break };
+                    let Some((i, args)) = next.lock().unwrap().next() else {
+                        break;
+                    };
                     let dir = tmp.path().join(format!("case-{i}"));
                     if let Err(e) = check(&nginx, &dir, args) {
                         failures.lock().unwrap().push(e);
@@ -125,6 +214,12 @@ fn nginx_1_22_accepts_every_generated_tree() {
         }
     });
     let failures = failures.into_inner().unwrap();
-    assert!(failures.is_empty(), "{} of {} trees failed nginx -t:\n{}", failures.len(), cases.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} trees failed nginx -t:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n")
+    );
     eprintln!("nginx -t passed on {} generated trees", cases.len());
 }

@@ -1,0 +1,82 @@
+//! Snapshots of every renderer on four fixture inputs that between them switch every
+//! branch: workloads, TLS profiles, HTTP/3, brotli, load balancer, layouts, versions.
+//! Review changes with `cargo insta review`.
+#![allow(
+    clippy::disallowed_methods,
+    reason = "tests may use the host; the library may not"
+)]
+
+use nginx_gen_core::{Format, Inputs, Plan, render};
+
+fn fixture(name: &str) -> Inputs {
+    let json = match name {
+        "guide" => r#"{"vcpu": 4, "ram": "8G"}"#,
+        "debian12_proxy_tls" => {
+            r#"{"vcpu": 2, "ram": "2G", "workload": "proxy", "tls": true, "nginx_version": "1.22.1",
+                "server_names": ["example.org", "www.example.org"], "upstreams": ["127.0.0.1:3000"]}"#
+        }
+        "big_mixed_h3_lb" => {
+            r#"{"vcpu": 16, "ram": "32G", "workload": "mixed", "tls": true, "http3": true, "brotli": true,
+                "behind_lb": true, "trusted_proxies": ["10.20.0.0/16"], "openssl_version": "3.5.1",
+                "upstreams": ["10.0.0.2:8080", "10.0.0.3:8080"], "static_files": 200000, "layout": "nginx-org"}"#
+        }
+        "small_api_modern_rhel" => {
+            r#"{"vcpu": 1, "ram": "512M", "workload": "api", "tls": true, "tls_profile": "modern",
+                "clients": 50000, "response_size": "4K", "layout": "rhel", "ocsp_stapling": true,
+                "nginx_version": "1.18.0", "lang": "de"}"#
+        }
+        _ => unreachable!(),
+    };
+    Inputs::from_json(json).expect("fixture is valid")
+}
+
+const FIXTURES: [&str; 4] = [
+    "guide",
+    "debian12_proxy_tls",
+    "big_mixed_h3_lb",
+    "small_api_modern_rhel",
+];
+
+#[test]
+fn every_renderer_on_every_fixture() {
+    for name in FIXTURES {
+        let plan = Plan::new(&fixture(name));
+        for format in Format::ALL.iter().filter(|f| **f != Format::All) {
+            insta::assert_snapshot!(format!("{name}__{format}"), render::render(&plan, *format));
+        }
+    }
+}
+
+#[test]
+fn all_is_the_files_then_the_summary() {
+    let plan = Plan::new(&fixture("guide"));
+    let all = render::render(&plan, Format::All);
+    for file in render::files(&plan) {
+        assert!(all.contains(&format!("==> {} <==\n{}", file.path, file.contents)));
+    }
+    assert!(all.ends_with(&render::summary(&plan)));
+}
+
+#[test]
+fn the_install_script_carries_the_files_verbatim() {
+    let plan = Plan::new(&fixture("debian12_proxy_tls"));
+    let script = render::install_script(&plan);
+    for file in render::files(&plan) {
+        let heredoc = format!(
+            "cat > '{}.nginx-gen-new' <<'NGINX_GEN_EOF'\n{}NGINX_GEN_EOF\n",
+            file.path, file.contents
+        );
+        assert!(
+            script.contains(&heredoc),
+            "{} not embedded verbatim",
+            file.path
+        );
+    }
+    let checked = std::process::Command::new("sh")
+        .arg("-n")
+        .arg("-c")
+        .arg(&script)
+        .status()
+        .expect("sh runs");
+    assert!(checked.success(), "the script is not valid sh");
+}
