@@ -27,7 +27,7 @@ fn bench(c: &mut Criterion) {
         ("large 64 vCPU mixed TLS", large()),
     ] {
         c.bench_function(&format!("plan only: {name}"), |b| {
-            b.iter(|| Plan::new(black_box(&inputs)))
+            b.iter(|| Plan::new(black_box(&inputs)));
         });
         c.bench_function(&format!("plan+render all files: {name}"), |b| {
             b.iter(|| {
@@ -38,7 +38,7 @@ fn bench(c: &mut Criterion) {
     }
     let text = r#"{"vcpu": 4, "ram": "8G"}"#;
     c.bench_function("validate JSON input", |b| {
-        b.iter(|| Inputs::from_json(black_box(text)))
+        b.iter(|| Inputs::from_json(black_box(text)));
     });
 }
 
