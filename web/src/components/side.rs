@@ -1,8 +1,8 @@
 //! The side panel: the reason of the selected directive, what is left at the default on
 //! purpose, the capacity summary and the warnings.
 
+use nginx_gen_core::Lang;
 use nginx_gen_core::plan::{Limit, Reason};
-use nginx_gen_core::{ByteSize, Lang};
 use yew::prelude::*;
 
 use super::Props;
@@ -73,7 +73,8 @@ fn size(bytes: u64) -> String {
     } else if bytes >= MIB {
         format!("{} MiB", (bytes + MIB / 2) / MIB)
     } else {
-        ByteSize::bytes(bytes).to_string()
+        let tenths = (bytes * 10 + 512) / 1024;
+        format!("{}.{} KiB", tenths / 10, tenths % 10)
     }
 }
 
