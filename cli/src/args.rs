@@ -62,10 +62,20 @@ pub enum Command {
 )]
 pub struct Generate {
     /// vCPUs nginx may use, 1–1024 [default: detected]
-    #[arg(long, value_name = "N", allow_hyphen_values = true, help_heading = "Machine")]
+    #[arg(
+        long,
+        value_name = "N",
+        allow_hyphen_values = true,
+        help_heading = "Machine"
+    )]
     pub vcpu: Option<String>,
     /// Memory, e.g. 8G, 512MiB, 1.5G (binary units), 256M–16T [default: detected]
-    #[arg(long, value_name = "SIZE", allow_hyphen_values = true, help_heading = "Machine")]
+    #[arg(
+        long,
+        value_name = "SIZE",
+        allow_hyphen_values = true,
+        help_heading = "Machine"
+    )]
     pub ram: Option<String>,
     /// Do not probe the host; use the built-in defaults (4 vCPU, 8G) for missing values
     #[arg(long, help_heading = "Machine")]
@@ -75,13 +85,28 @@ pub struct Generate {
     #[arg(long, value_name = "KIND", value_parser = PossibleValuesParser::new(Workload::NAMES), help_heading = "Workload")]
     pub workload: Option<String>,
     /// Expected peak concurrent client connections [default: derived from the machine]
-    #[arg(long, value_name = "N", allow_hyphen_values = true, help_heading = "Workload")]
+    #[arg(
+        long,
+        value_name = "N",
+        allow_hyphen_values = true,
+        help_heading = "Workload"
+    )]
     pub clients: Option<String>,
     /// Number of static files served [default: 1000]
-    #[arg(long, value_name = "N", allow_hyphen_values = true, help_heading = "Workload")]
+    #[arg(
+        long,
+        value_name = "N",
+        allow_hyphen_values = true,
+        help_heading = "Workload"
+    )]
     pub static_files: Option<String>,
     /// Typical response size [default: 32K]
-    #[arg(long, value_name = "SIZE", allow_hyphen_values = true, help_heading = "Workload")]
+    #[arg(
+        long,
+        value_name = "SIZE",
+        allow_hyphen_values = true,
+        help_heading = "Workload"
+    )]
     pub response_size: Option<String>,
     /// Application server, host:port or unix:/path (repeatable) [default: 127.0.0.1:8080]
     #[arg(long = "upstream", value_name = "ADDR", help_heading = "Workload")]
@@ -106,7 +131,12 @@ pub struct Generate {
     #[arg(long, value_name = "PROFILE", value_parser = PossibleValuesParser::new(TlsProfile::NAMES), help_heading = "TLS and HTTP")]
     pub tls_profile: Option<String>,
     /// HTTPS port [default: 443]
-    #[arg(long, value_name = "PORT", allow_hyphen_values = true, help_heading = "TLS and HTTP")]
+    #[arg(
+        long,
+        value_name = "PORT",
+        allow_hyphen_values = true,
+        help_heading = "TLS and HTTP"
+    )]
     pub tls_port: Option<String>,
     /// Staple OCSP responses (Let's Encrypt ended OCSP in 2025)
     #[arg(long, help_heading = "TLS and HTTP")]
