@@ -17,7 +17,7 @@ mkdir -p tests/artifacts
 cargo build --release --locked -p nginx-gen
 bash wasm/build.sh
 # (cargo options after -- would reach the test binary, not cargo: the build above was --locked)
-wasm-pack --quiet test --node --mode no-install wasm
+wasm-pack test --node --mode no-install wasm
 node --test wasm/node-test/
 node --test tests/e2e/widget.test.mjs
 
