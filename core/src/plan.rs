@@ -1413,8 +1413,8 @@ impl Plan {
         let mut b = Builder {
             i: inputs,
             t: &tuning,
-            settings: Vec::new(),
-            omitted: Vec::new(),
+            settings: Vec::with_capacity(128),
+            omitted: Vec::with_capacity(24),
         };
         b.main();
         b.http();

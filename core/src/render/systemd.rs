@@ -8,7 +8,7 @@ use crate::plan::{Plan, Scope};
 
 /// Renders the drop-in.
 pub fn systemd(plan: &Plan) -> String {
-    let mut out = String::new();
+    let mut out = String::with_capacity(1024);
     let mut lines = header_lines(plan, "systemd drop-in for nginx.service");
     lines.push("Apply with: systemctl daemon-reload && systemctl restart nginx".into());
     for line in lines {
