@@ -76,7 +76,7 @@ pub fn scenarios() -> Vec<Scenario> {
             family: Family::Static,
             path: site::HTML,
             headers: &["Accept-Encoding: gzip"],
-            conns: &[50, 200, 1000],
+            conns: &[50, 1000],
         },
         Scenario {
             id: "gzip-js",
@@ -100,7 +100,7 @@ pub fn scenarios() -> Vec<Scenario> {
             family: Family::Tls,
             path: site::HTML,
             headers: &[],
-            conns: &[50, 1000],
+            conns: &[50, 200],
         },
         Scenario {
             id: "proxy",
@@ -582,7 +582,7 @@ fn run_mode(
                     r.errors()
                 );
                 // Let connections in TIME_WAIT and the last requests drain.
-                sleep(Duration::from_millis(100));
+                sleep(Duration::from_millis(50));
             }
         }
     }
