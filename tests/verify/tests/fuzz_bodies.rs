@@ -38,8 +38,17 @@ fn json_seeds() {
     }
 }
 
+/// Random cases per property: `NGINX_GEN_FUZZ_BODY_CASES`, default 500 (the verify stage
+/// runs 5000 in release).
+fn random_cases() -> u32 {
+    std::env::var("NGINX_GEN_FUZZ_BODY_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(500)
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 2000, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: random_cases(), failure_persistence: None, ..ProptestConfig::default() })]
 
     #[test]
     fn size_random_text(s in "[ +\\-.0-9a-zA-Z\u{0}-\u{7f}\u{a0}-\u{2ff}]{0,24}") {
@@ -59,5 +68,18 @@ proptest! {
         let at = text.char_indices().map(|(i, _)| i).nth(cut % text.chars().count().max(1)).unwrap_or(0);
         fuzz::json(format!("{}{junk}{}", &text[..at], &text[at..]).as_bytes());
         fuzz::json(&text.as_bytes()[..at]);
+    }
+}
+
+#[test]
+#[ignore = "finding F1, pending in core (docs/verification.md): unknown keys are echoed raw"]
+fn f1_unknown_keys_are_escaped() {
+    for doc in [r#"{"": 1}"#, r#"{"a\nb": 1}"#, r#"{"a\u001b[31m": 1}"#] {
+        let errors = nginx_gen_core::Inputs::from_json(doc).expect_err("unknown field");
+        let e = &errors.0[0];
+        assert!(!e.field.is_empty(), "{doc}: {e:?}");
+        for text in [&e.field, &e.message] {
+            assert!(!text.chars().any(char::is_control), "{doc}: {e:?}");
+        }
     }
 }
