@@ -13,6 +13,14 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 use crate::choice::choice;
+
+/// Calls `$callback!` with the given names followed by every field of [`RawInputs`] except
+/// `vcpu` and `ram`, so code that walks the fields lists them once.
+macro_rules! every_field_but_the_machine {
+    ($callback:ident $(, $first:ident)*) => {
+        $callback!($($first,)* workload, nginx_version, openssl_version, tls, tls_cert, tls_key, tls_profile, tls_port, ocsp_stapling, http3, server_names, root, listen, upstreams, clients, static_files, response_size, behind_lb, trusted_proxies, brotli, layout, lang)
+    };
+}
 use crate::gates::{Feature, Versions};
 use crate::size::ByteSize;
 use crate::version::Version;
@@ -995,30 +1003,7 @@ impl Inputs {
         macro_rules! keep_if_changed {
             ($($f:ident),*) => { RawInputs { $($f: if full.$f == d.$f { None } else { full.$f.clone() },)* ..full.clone() } };
         }
-        keep_if_changed!(
-            workload,
-            nginx_version,
-            openssl_version,
-            tls,
-            tls_cert,
-            tls_key,
-            tls_profile,
-            tls_port,
-            ocsp_stapling,
-            http3,
-            server_names,
-            root,
-            listen,
-            upstreams,
-            clients,
-            static_files,
-            response_size,
-            behind_lb,
-            trusted_proxies,
-            brotli,
-            layout,
-            lang
-        )
+        every_field_but_the_machine!(keep_if_changed)
     }
 
     /// The `nginx-gen` command line that reproduces these inputs exactly: `--vcpu` and
@@ -1137,32 +1122,7 @@ impl RawInputs {
         macro_rules! pick {
             ($($f:ident),*) => { Self { $($f: self.$f.or(base.$f),)* } };
         }
-        pick!(
-            vcpu,
-            ram,
-            workload,
-            nginx_version,
-            openssl_version,
-            tls,
-            tls_cert,
-            tls_key,
-            tls_profile,
-            tls_port,
-            ocsp_stapling,
-            http3,
-            server_names,
-            root,
-            listen,
-            upstreams,
-            clients,
-            static_files,
-            response_size,
-            behind_lb,
-            trusted_proxies,
-            brotli,
-            layout,
-            lang
-        )
+        every_field_but_the_machine!(pick, vcpu, ram)
     }
 }
 

@@ -49,6 +49,19 @@ pub enum LocationRole {
 impl LocationRole {
     /// Every role, in output order.
     pub const ALL: [Self; 4] = [Self::Acme, Self::Root, Self::Assets, Self::App];
+
+    /// The `location` arguments of this role; fixed by the site's design.
+    pub const fn matcher(self) -> &'static [&'static str] {
+        match self {
+            Self::Acme => &["^~", "/.well-known/acme-challenge/"],
+            Self::Root => &["/"],
+            Self::Assets => &[
+                "~*",
+                r"\.(?:css|js|mjs|map|png|jpe?g|gif|ico|svg|webp|avif|woff2?)$",
+            ],
+            Self::App => &["@app"],
+        }
+    }
 }
 
 /// Where a setting goes.

@@ -5,19 +5,6 @@ use super::nginx::scope_nodes;
 use crate::ir::{self, Node};
 use crate::plan::{LocationRole, Plan, Scope, ServerRole};
 
-/// The `location` arguments of each role.
-fn matcher(role: LocationRole) -> &'static [&'static str] {
-    match role {
-        LocationRole::Acme => &["^~", "/.well-known/acme-challenge/"],
-        LocationRole::Root => &["/"],
-        LocationRole::Assets => &[
-            "~*",
-            r"\.(?:css|js|mjs|map|png|jpe?g|gif|ico|svg|webp|avif|woff2?)$",
-        ],
-        LocationRole::App => &["@app"],
-    }
-}
-
 fn server_title(role: ServerRole) -> &'static str {
     match role {
         ServerRole::CatchAll => {
@@ -53,7 +40,7 @@ pub fn site(plan: &Plan) -> String {
             let body = scope_nodes(plan, Scope::Location { server, location });
             if !body.is_empty() {
                 children.push(Node::Blank);
-                children.push(Node::block("location", matcher(location).to_vec(), body));
+                children.push(Node::block("location", location.matcher().to_vec(), body));
             }
         }
         if !children.is_empty() {
