@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The web page (web/, index.html, Trunk.toml):
+#  1. trunk build --release (wasm-release profile: opt-level z, LTO; wasm-opt -Oz) -> dist/;
+#  2. components and URL state in headless Chromium: wasm-bindgen-test;
+#  3. end to end in Debian's Chromium (playwright-core): 24 input combinations byte for
+#     byte against the release CLI, share URL, languages, invalid input, .tar.gz, keyboard,
+#     themes, offline reload; screenshots in tests/artifacts/web*.png;
+#  4. the size report -> tests/artifacts/web-size.txt.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+for tool in trunk wasm-bindgen wasm-bindgen-test-runner wasm-opt node brotli gzip tar /usr/bin/chromium /usr/bin/chromedriver; do
+  command -v "$tool" >/dev/null || { echo "30-web: $tool is missing (scripts/setup.sh installs it)" >&2; exit 1; }
+done
+# trunk must use the wasm-bindgen that Cargo.lock pins (Trunk.toml names the same version).
+want=$(grep -A1 '^name = "wasm-bindgen"$' Cargo.lock | sed -n 's/^version = "\(.*\)"/\1/p')
+wasm-bindgen --version | grep -q " $want" || { echo "30-web: wasm-bindgen-cli is not $want" >&2; exit 1; }
+grep -q "wasm_bindgen = \"$want\"" Trunk.toml || { echo "30-web: Trunk.toml does not pin wasm-bindgen $want" >&2; exit 1; }
+mkdir -p tests/artifacts
+
+cargo build --release --locked -p nginx-gen
+timeout 1200 trunk build --release --locked
+CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+  timeout 1200 cargo test --locked --target wasm32-unknown-unknown -p nginx-gen-web
+timeout 600 node --test tests/e2e/web.test.mjs
+bash scripts/size-report.sh dist | tee tests/artifacts/web-size.txt

@@ -1,0 +1,263 @@
+//! Components and URL state in headless Chromium (wasm-bindgen-test):
+//!   CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+//!     cargo test --target wasm32-unknown-unknown -p nginx-gen-web
+#![cfg(target_arch = "wasm32")]
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use nginx_gen_core::render::{self, Format};
+use nginx_gen_core::{Inputs, Plan};
+use nginx_gen_web::components::App;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
+use web_sys::{Element, Event, EventInit, HtmlInputElement, HtmlSelectElement};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn cli_text(json: &str, format: Format) -> String {
+    render::render(&Plan::new(&Inputs::from_json(json).unwrap()), format)
+}
+
+fn set_query(query: &str) {
+    let w = web_sys::window().unwrap();
+    let path = w.location().pathname().unwrap();
+    w.history()
+        .unwrap()
+        .replace_state_with_url(
+            &wasm_bindgen::JsValue::NULL,
+            "",
+            Some(&format!("{path}{query}")),
+        )
+        .unwrap();
+}
+
+fn query() -> String {
+    web_sys::window().unwrap().location().search().unwrap()
+}
+
+/// The query string once it equals `want`, or after about six seconds, whatever it is
+/// then (the URL is written by an effect after rendering).
+async fn query_soon(want: &str) -> String {
+    for _ in 0..100 {
+        if query() == want {
+            break;
+        }
+        tick().await;
+    }
+    query()
+}
+
+async fn tick() {
+    yew::platform::time::sleep(Duration::from_millis(60)).await;
+}
+
+/// The page has one URL: tests that mount the app take turns.
+static BUSY: AtomicBool = AtomicBool::new(false);
+
+/// Mounts the app (reading the current URL) in a fresh element.
+async fn mount(query: &str) -> (Element, yew::AppHandle<App>) {
+    for _ in 0..300 {
+        if !BUSY.swap(true, Ordering::SeqCst) {
+            break;
+        }
+        tick().await;
+    }
+    set_query(query);
+    let doc = web_sys::window().unwrap().document().unwrap();
+    let root = doc.create_element("div").unwrap();
+    doc.body().unwrap().append_child(&root).unwrap();
+    let handle = yew::Renderer::<App>::with_root(root.clone()).render();
+    tick().await;
+    (root, handle)
+}
+
+fn find(root: &Element, selector: &str) -> Element {
+    root.query_selector(selector)
+        .unwrap()
+        .unwrap_or_else(|| panic!("{selector} not found"))
+}
+
+fn text(root: &Element, selector: &str) -> String {
+    find(root, selector).text_content().unwrap_or_default()
+}
+
+fn fire(el: &Element, kind: &str) {
+    let init = EventInit::new();
+    init.set_bubbles(true);
+    el.dispatch_event(&Event::new_with_event_init_dict(kind, &init).unwrap())
+        .unwrap();
+}
+
+async fn type_into(root: &Element, selector: &str, value: &str) {
+    let input: HtmlInputElement = find(root, selector).dyn_into().unwrap();
+    input.set_value(value);
+    fire(&input, "input");
+    tick().await;
+}
+
+async fn choose(root: &Element, selector: &str, value: &str) {
+    let select: HtmlSelectElement = find(root, selector).dyn_into().unwrap();
+    select.set_value(value);
+    fire(&select, "change");
+    tick().await;
+}
+
+fn done(root: Element, handle: yew::AppHandle<App>) {
+    handle.destroy();
+    root.remove();
+    BUSY.store(false, Ordering::SeqCst);
+}
+
+#[wasm_bindgen_test]
+async fn default_page_shows_the_cli_output_for_the_guide_machine() {
+    let (root, app) = mount("?lang=en").await;
+    assert_eq!(
+        text(&root, "[data-testid=out-nginx]"),
+        cli_text("{}", Format::Nginx)
+    );
+    assert_eq!(
+        find(&root, "#f-vcpu")
+            .dyn_into::<HtmlInputElement>()
+            .unwrap()
+            .value(),
+        "4"
+    );
+    assert_eq!(
+        text(&root, "[data-testid=command]"),
+        "nginx-gen --vcpu 4 --ram 8G"
+    );
+    // Every field has a label and a hint.
+    for key in ["vcpu", "ram", "workload", "tls", "http3", "trusted_proxies"] {
+        assert!(
+            root.query_selector(&format!("label[for=f-{key}]"))
+                .unwrap()
+                .is_some(),
+            "{key}"
+        );
+        assert!(!text(&root, &format!("#h-{key}")).is_empty(), "{key}");
+    }
+    done(root, app);
+}
+
+#[wasm_bindgen_test]
+async fn typing_recomputes_and_updates_the_url() {
+    let (root, app) = mount("?lang=en").await;
+    type_into(&root, "#f-vcpu", "8").await;
+    choose(&root, "#f-workload", "api").await;
+    assert_eq!(
+        text(&root, "[data-testid=out-nginx]"),
+        cli_text(r#"{"vcpu": 8, "workload": "api"}"#, Format::Nginx)
+    );
+    assert_eq!(
+        query_soon("?v=1&vcpu=8&workload=api").await,
+        "?v=1&vcpu=8&workload=api"
+    );
+    // Other tabs show their file.
+    let sysctl_tab = find(&root, "[data-testid=tab-sysctl]");
+    sysctl_tab
+        .dyn_ref::<web_sys::HtmlElement>()
+        .unwrap()
+        .click();
+    tick().await;
+    assert_eq!(
+        text(&root, "[data-testid=out-sysctl]"),
+        cli_text(r#"{"vcpu": 8, "workload": "api"}"#, Format::Sysctl)
+    );
+    done(root, app);
+}
+
+#[wasm_bindgen_test]
+async fn invalid_value_is_marked_and_output_kept() {
+    let (root, app) = mount("?lang=en").await;
+    let before = text(&root, "[data-testid=out-nginx]");
+    type_into(&root, "#f-ram", "lots").await;
+    let input = find(&root, "#f-ram");
+    assert_eq!(input.get_attribute("aria-invalid").as_deref(), Some("true"));
+    assert!(
+        text(&root, "#e-ram").contains("'lots'"),
+        "{}",
+        text(&root, "#e-ram")
+    );
+    assert!(
+        root.query_selector("[data-testid=invalid-notice]")
+            .unwrap()
+            .is_some()
+    );
+    assert_eq!(text(&root, "[data-testid=out-nginx]"), before);
+    type_into(&root, "#f-ram", "2G").await;
+    assert!(root.query_selector("#e-ram").unwrap().is_none());
+    done(root, app);
+}
+
+#[wasm_bindgen_test]
+async fn share_url_is_read_with_notices_for_bad_parameters() {
+    let (root, app) = mount("?v=1&workload=proxy&tls=1&vcpu=zero&colour=blue&lang=de").await;
+    assert_eq!(
+        find(&root, "#f-workload")
+            .dyn_into::<HtmlSelectElement>()
+            .unwrap()
+            .value(),
+        "proxy"
+    );
+    assert_eq!(
+        find(&root, "#f-vcpu")
+            .dyn_into::<HtmlInputElement>()
+            .unwrap()
+            .value(),
+        "4"
+    );
+    let notice = text(&root, "[data-testid=url-notice]");
+    assert!(
+        notice.contains("colour=blue") && notice.contains("vcpu=zero"),
+        "{notice}"
+    );
+    assert_eq!(
+        text(&root, "[data-testid=out-nginx]"),
+        cli_text(
+            r#"{"workload": "proxy", "tls": true, "lang": "de"}"#,
+            Format::Nginx
+        )
+    );
+    assert_eq!(
+        query_soon("?v=1&workload=proxy&tls=1&lang=de").await,
+        "?v=1&workload=proxy&tls=1&lang=de"
+    );
+    assert_eq!(text(&root, "#inputs-title"), "Ihre Maschine");
+    done(root, app);
+}
+
+#[wasm_bindgen_test]
+async fn language_switcher_translates_ui_and_reasons() {
+    let (root, app) = mount("?lang=en").await;
+    choose(&root, "#lang", "ru").await;
+    assert_eq!(text(&root, "#inputs-title"), "Ваша машина");
+    assert_eq!(
+        text(&root, "[data-testid=out-nginx]"),
+        cli_text(r#"{"lang": "ru"}"#, Format::Nginx)
+    );
+    assert_eq!(query_soon("?v=1&lang=ru").await, "?v=1&lang=ru");
+    let html = web_sys::window()
+        .unwrap()
+        .document()
+        .unwrap()
+        .document_element()
+        .unwrap();
+    assert_eq!(html.get_attribute("lang").as_deref(), Some("ru"));
+    done(root, app);
+}
+
+#[wasm_bindgen_test]
+async fn focusing_a_directive_shows_its_reason() {
+    let (root, app) = mount("?lang=en").await;
+    let line = find(&root, "[data-testid=out-nginx] .dir");
+    fire(&line, "focusin");
+    line.dyn_ref::<web_sys::HtmlElement>()
+        .unwrap()
+        .focus()
+        .unwrap();
+    tick().await;
+    let why = text(&root, "[data-testid=reason-why]");
+    assert!(why.contains("unprivileged"), "{why}");
+    done(root, app);
+}
