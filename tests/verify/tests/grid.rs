@@ -91,7 +91,24 @@ fn run_grid(target: &Target, nginx: &Nginx) {
 
     // nginx -t, in parallel.
     let jobs = nginx::jobs();
-    let failures = nginx::parallel(&cases, jobs, |c| nginx.test(&c.conf));
+    let pending = std::sync::Mutex::new(Vec::new());
+    let failures = nginx::parallel(&cases, jobs, |c| {
+        let p = nginx.test(&c.conf)?;
+        if !p.is_empty() {
+            pending.lock().expect("lock").push((c.json.clone(), p));
+        }
+        Ok(())
+    });
+    let pending = pending.into_inner().expect("lock");
+    for (json, lines) in pending.iter().take(3) {
+        eprintln!("PENDING {}\n  input: {json}", lines.join("\n  "));
+    }
+    if !pending.is_empty() {
+        eprintln!(
+            "PENDING: {} trees print warnings of findings not yet fixed in core (NGINX_GEN_VERIFY_STRICT=1 fails on them)",
+            pending.len()
+        );
+    }
     let nginx_secs = start.elapsed().as_secs_f64();
     assert!(
         failures.is_empty(),
