@@ -12,13 +12,16 @@ macro_rules! texts {
         #[allow(missing_docs)]
         pub enum T { $($key),* }
 
+        /// Every text in every language, in the order of [`T`] and of [`Lang::ALL`].
+        const TEXTS: &[[&str; 5]] = &[$([$en, $de, $nl, $ru, $es]),*];
+
         impl T {
             /// Every text, for completeness tests.
             pub const ALL: &'static [Self] = &[$(Self::$key),*];
-            /// The text in `lang`.
+            /// The text in `lang` (a table lookup: a `match` per text would cost kilobytes
+            /// of code in the bundle).
             pub const fn get(self, lang: Lang) -> &'static str {
-                let row: [&str; 5] = match self { $(Self::$key => [$en, $de, $nl, $ru, $es]),* };
-                row[match lang { Lang::En => 0, Lang::De => 1, Lang::Nl => 2, Lang::Ru => 3, Lang::Es => 4 }]
+                TEXTS[self as usize][match lang { Lang::En => 0, Lang::De => 1, Lang::Nl => 2, Lang::Ru => 3, Lang::Es => 4 }]
             }
         }
     };
@@ -87,7 +90,7 @@ texts! {
     LabelOpensslVersion => ["OpenSSL version", "OpenSSL-Version", "OpenSSL-versie", "Версия OpenSSL", "Versión de OpenSSL"],
     HintOpensslVersion => ["The OpenSSL nginx is linked with (nginx -V shows it).", "Das OpenSSL, mit dem nginx gelinkt ist (nginx -V zeigt es).", "De OpenSSL waarmee nginx is gelinkt (nginx -V toont het).", "OpenSSL, с которым собран nginx (видно в nginx -V).", "El OpenSSL con el que está enlazado nginx (lo muestra nginx -V)."],
     LabelWorkload => ["Workload", "Arbeitslast", "Werklast", "Тип нагрузки", "Carga de trabajo"],
-    HintWorkload => ["static files, a reverse proxy, a JSON API, or files plus an application.", "Statische Dateien, ein Reverse Proxy, eine JSON-API oder Dateien plus Anwendung.", "Statische bestanden, een reverse proxy, een JSON-API of bestanden plus een applicatie.", "Статические файлы, обратный прокси, JSON API или файлы плюс приложение.", "Archivos estáticos, un proxy inverso, una API JSON o archivos más una aplicación."],
+    HintWorkload => ["Static files, a reverse proxy, a JSON API, or files plus an application.", "Statische Dateien, ein Reverse Proxy, eine JSON-API oder Dateien plus Anwendung.", "Statische bestanden, een reverse proxy, een JSON-API of bestanden plus een applicatie.", "Статические файлы, обратный прокси, JSON API или файлы плюс приложение.", "Archivos estáticos, un proxy inverso, una API JSON o archivos más una aplicación."],
     LabelServerNames => ["Server names", "Servernamen", "Servernamen", "Имена сервера", "Nombres del servidor"],
     HintServerNames => ["Host names the site answers to, separated by commas; the first names the files.", "Hostnamen der Site, durch Kommas getrennt; der erste benennt die Dateien.", "Hostnamen van de site, gescheiden door komma's; de eerste geeft de bestanden hun naam.", "Имена хостов сайта через запятую; первое даёт имя файлам.", "Nombres de host del sitio, separados por comas; el primero da nombre a los archivos."],
     LabelUpstreams => ["Application servers", "Anwendungsserver", "Applicatieservers", "Серверы приложения", "Servidores de la aplicación"],
