@@ -268,7 +268,7 @@ impl Meta {
             nginx_gen_core::POLICY_VERSION
         );
         let method = format!(
-            "{} round(s) × {} s per wrk run (`wrk -t1 -cN`), interleaved (every variant once per cell, the order rotated each round); nginx and wrk at nice -10 against the other jobs; \
+            "{} round(s) × {} s per wrk run (TLS: ≥ 3 s, its start is a handshake storm; `wrk -t1 -cN`), interleaved (every variant once per cell, the order rotated each round); nginx and wrk at nice -10 against the other jobs; \
              nginx pinned to CPU(s) `{}` with {} worker(s) in every variant, wrk and the upstream on CPU(s) `{}`; \
              site precompressed with nginx-gen's command `{}`; whole run took {:.0} s.",
             opts.rounds,
