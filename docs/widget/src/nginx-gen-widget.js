@@ -53,7 +53,7 @@ input[aria-invalid="true"] { border-color: var(--ngw-error-fg); outline: 1px sol
 .error, .failed { background: var(--ngw-error-bg); color: var(--ngw-error-fg); border-radius: 4px;
   padding: .5em .75em; margin: .5em 0; white-space: pre-wrap; }
 .error:empty { display: none; }
-.summary { margin: .25em 0 .75em; }
+.summary { margin: .25em 0 .75em; font-size: .9em; }
 section { margin-top: .75em; }
 header { display: flex; justify-content: space-between; align-items: center; gap: 1em; }
 h4 { margin: 0; font-size: .9em; font-weight: 600; overflow-wrap: anywhere; }
