@@ -19,6 +19,8 @@ grep -q "wasm_bindgen = \"$want\"" Trunk.toml || { echo "30-web: Trunk.toml does
 mkdir -p tests/artifacts
 
 cargo build --release --locked -p nginx-gen
+# The browser-only code paths (stage 10 lints the crate natively).
+cargo clippy --locked --target wasm32-unknown-unknown --all-targets -p nginx-gen-web -- -D warnings
 timeout 1200 trunk build --release --locked
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
   timeout 1200 cargo test --locked --target wasm32-unknown-unknown -p nginx-gen-web

@@ -103,7 +103,7 @@ async fn choose(root: &Element, selector: &str, value: &str) {
     tick().await;
 }
 
-fn done(root: Element, handle: yew::AppHandle<App>) {
+fn done(root: &Element, handle: yew::AppHandle<App>) {
     handle.destroy();
     root.remove();
     BUSY.store(false, Ordering::SeqCst);
@@ -137,7 +137,7 @@ async fn default_page_shows_the_cli_output_for_the_guide_machine() {
         );
         assert!(!text(&root, &format!("#h-{key}")).is_empty(), "{key}");
     }
-    done(root, app);
+    done(&root, app);
 }
 
 #[wasm_bindgen_test]
@@ -164,7 +164,7 @@ async fn typing_recomputes_and_updates_the_url() {
         text(&root, "[data-testid=out-sysctl]"),
         cli_text(r#"{"vcpu": 8, "workload": "api"}"#, Format::Sysctl)
     );
-    done(root, app);
+    done(&root, app);
 }
 
 #[wasm_bindgen_test]
@@ -187,7 +187,7 @@ async fn invalid_value_is_marked_and_output_kept() {
     assert_eq!(text(&root, "[data-testid=out-nginx]"), before);
     type_into(&root, "#f-ram", "2G").await;
     assert!(root.query_selector("#e-ram").unwrap().is_none());
-    done(root, app);
+    done(&root, app);
 }
 
 #[wasm_bindgen_test]
@@ -224,7 +224,7 @@ async fn share_url_is_read_with_notices_for_bad_parameters() {
         "?v=1&workload=proxy&tls=1&lang=de"
     );
     assert_eq!(text(&root, "#inputs-title"), "Ihre Maschine");
-    done(root, app);
+    done(&root, app);
 }
 
 #[wasm_bindgen_test]
@@ -244,7 +244,7 @@ async fn language_switcher_translates_ui_and_reasons() {
         .document_element()
         .unwrap();
     assert_eq!(html.get_attribute("lang").as_deref(), Some("ru"));
-    done(root, app);
+    done(&root, app);
 }
 
 #[wasm_bindgen_test]
@@ -259,5 +259,5 @@ async fn focusing_a_directive_shows_its_reason() {
     tick().await;
     let why = text(&root, "[data-testid=reason-why]");
     assert!(why.contains("unprivileged"), "{why}");
-    done(root, app);
+    done(&root, app);
 }
