@@ -64,8 +64,7 @@ export NGINX_GEN_PARSE_BACK_CASES=${NGINX_GEN_PARSE_BACK_CASES:-3000}
 export NGINX_GEN_FUZZ_BODY_CASES=${NGINX_GEN_FUZZ_BODY_CASES:-1000}
 say "grid: ${NGINX_GEN_VERIFY_CASES:-2000} cases per nginx version, ${NGINX_GEN_VERIFY_JOBS:-$(nproc)} jobs"
 # shellcheck disable=SC2086 # $skip_126 is empty or two words
-cargo test -p nginx-gen-verify --locked -- --include-ignored --test-threads 1 --nocapture $skip_126 \
-  --skip f1_unknown_keys_are_escaped --skip f4_size_errors_are_escaped
+cargo test -p nginx-gen-verify --locked -- --include-ignored --test-threads 1 --nocapture $skip_126
 
 # --- fuzzing (cargo-fuzz needs nightly) ----------------------------------------------------------
 fuzz_secs=${NGINX_GEN_FUZZ_SECONDS:-15}

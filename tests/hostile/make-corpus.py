@@ -71,7 +71,7 @@ for h in HOSTILE + ["", "relative/path", "./x", "/a/../b", "/..", "~/www", "/var
             continue  # accidentally valid
         f("root", "--root", v)
 for v in ["0", "65536", "abc", "1.2.3.4", "1.2.3.4:", ":80", "[::1]", "[::1]80", "localhost:80", "256.0.0.1:80",
-          "80;", "80 default_server", "unix:/x", "::1:80", "[fe80::1%eth0]:80", "80\n", "-80", "*:", "*:0", ""]:
+          "80;", "80 default_server", "443", "0.0.0.0:443", "[::]:443", "unix:/x", "::1:80", "[fe80::1%eth0]:80", "80\n", "-80", "*:", "*:0", ""]:
     f("listen", "--listen", v)
 for v in ["10.0.0.5", "host", ":80", "a b:80", "unix:relative", "unix:/a;b", "[::1:80", "a..b:80", "-a.com:80", "x:0",
           "x:65536", "http://x:80", "x:80/path", "x:80;", "unix:", "unix:/a/../b", "x:80 backup", "é.example:80",

@@ -120,9 +120,6 @@ fn check_rejection(field: &str, value: &str, errors: &InputErrors) {
         "{field}={value:?}: only {field} is wrong, got {errors}"
     );
     // The message is one line, without control characters, and bounded.
-    if known_f4(e) {
-        return;
-    }
     for text in [&e.message, &e.accepted] {
         assert!(
             !text.chars().any(char::is_control),
@@ -225,15 +222,8 @@ fn documents_with_hostile_strings_name_the_field() {
     }
 }
 
-/// Finding F4 (docs/verification.md): the size parser's "unknown unit" error quotes the
-/// unit raw (control characters, unbounded length). Tolerated here while core's fix is
-/// pending; `f4_size_errors_are_escaped` (ignored) is the strict check.
-fn known_f4(e: &nginx_gen_core::InputError) -> bool {
-    e.message.contains("unknown unit")
-}
-
+/// Finding F4 (docs/verification.md), fixed in core: size errors escape the unit.
 #[test]
-#[ignore = "finding F4, pending in core (docs/verification.md)"]
 fn f4_size_errors_are_escaped() {
     for v in ["8G\n8G", "8\u{1b}[31m", &format!("8{}", "Q".repeat(10_000))] {
         let raw = RawInputs {
