@@ -156,8 +156,10 @@ test('share URL: only changed values, versioned; opening it reproduces the outpu
   await page.selectOption('#f-workload', 'proxy');
   await page.setChecked('#f-tls', true);
   await page.fill('#f-server_names', 'a.example, b.example');
+  const want = '?v=1&vcpu=8&workload=proxy&server_names=a.example,b.example&tls=1';
+  await page.waitForURL((u) => u.search === want, { timeout: 5000 }).catch(() => {});
   const url = new URL(page.url());
-  assert.equal(url.search, '?v=1&vcpu=8&workload=proxy&server_names=a.example,b.example&tls=1');
+  assert.equal(url.search, want);
   await page.click('[data-testid=share]');
   assert.equal(await page.evaluate(() => navigator.clipboard.readText()), url.href);
   const texts = {};
@@ -179,6 +181,7 @@ test('unknown or invalid URL parameters fall back to the defaults with a visible
   const text = await notice.textContent();
   for (const part of ['colour=blue', 'vcpu=0', 'http3=1']) assert.ok(text.includes(part), text);
   assert.equal(await tabText(page, 'nginx'), cli(['--vcpu', '4', '--ram', '16G', '--format', 'nginx']));
+  await page.waitForURL((u) => u.search === '?v=1&ram=16G', { timeout: 5000 }).catch(() => {});
   assert.equal(new URL(page.url()).search, '?v=1&ram=16G');
   await page.close();
 });
@@ -188,6 +191,7 @@ test('language switch: UI text, reasons and the URL follow; browser language is 
   await page.selectOption('#lang', 'de');
   await page.locator('h2#inputs-title', { hasText: 'Ihre Maschine' }).waitFor();
   assert.equal(await page.getAttribute('html', 'lang'), 'de');
+  await page.waitForURL((u) => /lang=de/.test(u.search), { timeout: 5000 }).catch(() => {});
   assert.match(new URL(page.url()).search, /lang=de/);
   assert.equal(await tabText(page, 'nginx'), cli(['--vcpu', '4', '--ram', '8G', '--lang', 'de', '--format', 'nginx']));
   // The reason panel shows the translated reason of a focused directive.
@@ -202,6 +206,7 @@ test('language switch: UI text, reasons and the URL follow; browser language is 
   await p2.addInitScript(() => Object.defineProperty(navigator, 'languages', { get: () => ['fr-FR', 'nl-NL', 'en'] }));
   await p2.goto(site.base);
   await p2.locator('h2#inputs-title', { hasText: 'Je machine' }).waitFor();
+  await p2.waitForURL((u) => /lang=nl/.test(u.search), { timeout: 5000 }).catch(() => {});
   assert.match(new URL(p2.url()).search, /lang=nl/);
   await p2.close();
 });
@@ -256,15 +261,17 @@ test('keyboard: tabs with arrow keys, directives focusable, reasons shown; copy 
   const { page } = await openPage('?lang=en');
   await page.focus('[data-testid=tab-nginx]');
   await page.keyboard.press('ArrowRight');
-  assert.equal(await page.getAttribute('[data-testid=tab-site]', 'aria-selected'), 'true');
+  await page.waitForSelector('[data-testid=tab-site][aria-selected=true]', { timeout: 5000 });
   assert.equal(await page.evaluate(() => document.activeElement.id), 'tab-site');
   await page.keyboard.press('End');
-  assert.equal(await page.getAttribute('[data-testid=tab-script]', 'aria-selected'), 'true');
+  await page.waitForSelector('[data-testid=tab-script][aria-selected=true]', { timeout: 5000 });
   await page.keyboard.press('Home');
+  await page.waitForSelector('[data-testid=tab-nginx][aria-selected=true]', { timeout: 5000 });
   await page.keyboard.press('Tab'); // → copy button of the panel
   await page.keyboard.press('Tab'); // → first directive line
   const focused = await page.evaluate(() => document.activeElement.className);
   assert.match(focused, /dir/);
+  await page.locator('[data-testid=reason-why]').waitFor({ timeout: 5000 });
   assert.ok((await page.locator('[data-testid=reason-why]').textContent()).length > 10);
   await page.click('[data-testid=copy]');
   await page.locator('[data-testid=copy-status]', { hasText: 'Copied' }).waitFor();
@@ -287,7 +294,7 @@ test('themes: follows prefers-color-scheme and the toggle; phone width has no ho
   assert.notEqual(dark, light);
   await page.click('[data-testid=theme]'); // auto → light
   await page.click('[data-testid=theme]'); // light → dark
-  assert.equal(await page.getAttribute('html', 'data-theme'), 'dark');
+  await page.waitForSelector('html[data-theme=dark]', { timeout: 5000 });
   assert.equal(await bg(), dark);
   await page.screenshot({ path: path.join(ARTIFACTS, 'web-dark.png') });
   await page.click('[data-testid=theme]'); // back to auto
