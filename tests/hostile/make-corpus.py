@@ -175,8 +175,18 @@ for v in resp_out_of_range:
 
 # --- URL-state strings (query strings the web page restores its form from) -------------------
 cases_url = []
+# The web page's share-link reader accepts `on`/`1` for flags and treats a blank value as
+# "not given" (no notice); a cross-field error about a parameter the URL did not set drops
+# the whole state without a notice (finding W1).
+WEB_ACCEPTS = {"behind_lb=on", "ram=", "server_names="}
+WEB_PENDING = {"tls_cert=%2Fc.pem&tls=true": "W1"}
 def u(field, q):
-    cases_url.append({"state": q, "field": field})
+    case = {"state": q, "field": field}
+    if q not in WEB_ACCEPTS:
+        case["web_field"] = field
+    if q in WEB_PENDING:
+        case["web_pending"] = WEB_PENDING[q]
+    cases_url.append(case)
 for q, field in [("vcpu=abc&ram=8G", "vcpu"), ("vcpu=0", "vcpu"), ("vcpu=%3B", "vcpu"), ("vcpu=4%3Bram%3D8G", "vcpu"),
                  ("ram=8Q", "ram"), ("ram=%0A8Q", "ram"), ("ram=8G%00", "ram"), ("ram=", "ram"), ("ram=-1G", "ram"),
                  ("workload=evil", "workload"), ("workload=static%0Ax", "workload"), ("tls=maybe", "tls"), ("tls=2", "tls"),
