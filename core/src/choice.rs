@@ -31,7 +31,8 @@ macro_rules! choice {
         impl std::str::FromStr for $name {
             type Err = ();
             fn from_str(s: &str) -> Result<Self, ()> {
-                match s.trim().to_ascii_lowercase().as_str() {
+                // Exact names, as the CLI's possible values: every front end agrees.
+                match s {
                     $($text => Ok(Self::$variant),)+
                     _ => Err(()),
                 }

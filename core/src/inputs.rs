@@ -884,6 +884,26 @@ impl Inputs {
     /// Rules that involve more than one field.
     fn check_combinations(&self, c: &mut Checker) {
         let versions = self.versions();
+        // `.x` already means `x` and `*.x`; nginx would ignore the duplicate with a warning.
+        for name in self.server_names.iter().map(ServerName::as_str) {
+            if let Some(base) = name.strip_prefix('.') {
+                let wildcard = format!("*.{base}");
+                if let Some(dup) = self
+                    .server_names
+                    .iter()
+                    .find(|n| n.as_str() == base || n.as_str() == wildcard)
+                {
+                    c.fail(
+                        "server_names",
+                        format!(
+                            "'{}' is listed twice: '{name}' already covers {base} and *.{base}",
+                            dup.as_str()
+                        ),
+                        "names that do not overlap",
+                    );
+                }
+            }
+        }
         if self.http3 && !self.tls {
             c.fail("http3", "HTTP/3 needs TLS", "http3 only together with tls");
         } else if self.http3 && !versions.has(Feature::Quic) {
@@ -1081,7 +1101,27 @@ impl RawInputs {
     /// Parses the JSON input document without validating values; a syntax error, a wrong
     /// type or an unknown field is reported naming the field.
     pub fn from_json(text: &str) -> Result<Self, InputErrors> {
+        let document_error = |message: &str| {
+            InputErrors(vec![InputError {
+                field: "input".to_owned(),
+                message: message.to_owned(),
+                accepted: "one JSON object with the fields listed in docs/inputs.md".to_owned(),
+            }])
+        };
+        if !text.trim_start().starts_with('{') {
+            return Err(document_error("the document must be a JSON object"));
+        }
         let de = &mut serde_json::Deserializer::from_str(text);
+        let raw = Self::deserialize_named(de)?;
+        de.end()
+            .map_err(|_| document_error("trailing characters after the JSON object"))?;
+        Ok(raw)
+    }
+
+    /// Deserializes, naming the field of the first error.
+    fn deserialize_named(
+        de: &mut serde_json::Deserializer<serde_json::de::StrRead<'_>>,
+    ) -> Result<Self, InputErrors> {
         serde_path_to_error::deserialize(de).map_err(|e| {
             let path = e.path().to_string();
             let inner = e.into_inner();
