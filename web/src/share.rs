@@ -172,8 +172,18 @@ impl ShareState {
                         });
                     }
                     if notices.len() == before {
-                        // An error about a field the URL did not set: nothing left to drop.
-                        break Inputs::default();
+                        // The error names a field the URL did not set (a pair rule such as
+                        // tls_cert needing tls_key): drop the last parameter applied and say
+                        // so, instead of silently losing the whole link.
+                        let Some((param, value)) = given.pop() else {
+                            break Inputs::default();
+                        };
+                        clear(&mut raw, &param);
+                        notices.push(Notice {
+                            param,
+                            value,
+                            problem: Problem::Invalid(errors.0[0].message.clone()),
+                        });
                     }
                 }
             }
@@ -273,6 +283,16 @@ mod tests {
         assert_eq!(params, ["colour", "vcpu", "lang", "http3"]);
         assert_eq!(s.notices[0].problem, Problem::Unknown);
         assert!(matches!(&s.notices[1].problem, Problem::Invalid(m) if m.contains("out of range")));
+    }
+
+    #[test]
+    fn an_error_about_an_unset_field_drops_the_last_parameter_with_a_notice() {
+        // Core names tls_key (cert and key go together), which the link did not set.
+        let s = ShareState::from_query("?v=1&vcpu=8&tls=true&tls_cert=%2Fc.pem");
+        assert_eq!(s.inputs.vcpu, 8, "valid parameters survive");
+        assert!(s.inputs.tls, "valid parameters survive");
+        assert_eq!(s.notices.len(), 1);
+        assert_eq!(s.notices[0].param, "tls_cert");
     }
 
     #[test]
