@@ -33,7 +33,7 @@ command -v openssl >/dev/null || { echo "verify: openssl is missing (scripts/set
 # --- Python virtualenv: gixy-ng and crossplane, pinned -----------------------------------
 req=tests/verify/requirements.txt
 if [ ! -x .venv/bin/gixy ] || [ ! -x .venv/bin/crossplane ] || ! cmp -s "$req" .venv/.requirements 2>/dev/null; then
-  say "creating .venv with $(tr '\n' ' ' <"$req")"
+  say "creating .venv with $(grep -v '^#' "$req" | tr '\n' ' ')"
   python3 -m venv .venv
   .venv/bin/pip install --quiet --disable-pip-version-check -r "$req"
   cp "$req" .venv/.requirements
