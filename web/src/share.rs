@@ -175,7 +175,17 @@ impl ShareState {
                         // The error names a field the URL did not set (a pair rule such as
                         // tls_cert needing tls_key): drop the last parameter applied and say
                         // so, instead of silently losing the whole link.
-                        let Some((param, value)) = given.pop() else {
+                        let partner = errors.0.iter().find_map(|e| {
+                            let other = match e.field.as_str() {
+                                "tls_key" => "tls_cert",
+                                "tls_cert" => "tls_key",
+                                _ => return None,
+                            };
+                            given.iter().position(|(k, _)| k == other)
+                        });
+                        let Some((param, value)) =
+                            partner.map(|i| given.remove(i)).or_else(|| given.pop())
+                        else {
                             break Inputs::default();
                         };
                         clear(&mut raw, &param);
@@ -286,9 +296,9 @@ mod tests {
     }
 
     #[test]
-    fn an_error_about_an_unset_field_drops_the_last_parameter_with_a_notice() {
+    fn an_error_about_an_unset_field_drops_its_partner_with_a_notice() {
         // Core names tls_key (cert and key go together), which the link did not set.
-        let s = ShareState::from_query("?v=1&vcpu=8&tls=true&tls_cert=%2Fc.pem");
+        let s = ShareState::from_query("?v=1&vcpu=8&tls_cert=%2Fc.pem&tls=true");
         assert_eq!(s.inputs.vcpu, 8, "valid parameters survive");
         assert!(s.inputs.tls, "valid parameters survive");
         assert_eq!(s.notices.len(), 1);

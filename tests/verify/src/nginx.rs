@@ -23,7 +23,7 @@ const ENVIRONMENTAL_WARNINGS: &[&str] = &["\"ssl_stapling\" ignored"];
 
 /// Warnings caused by a generator finding reported to core and not fixed yet
 /// (docs/verification.md): tolerated and reported, unless `NGINX_GEN_VERIFY_STRICT=1`.
-pub const PENDING_WARNINGS: &[(&str, &str)] = &[("conflicting server name", "F7")];
+pub const PENDING_WARNINGS: &[(&str, &str)] = &[];
 
 fn strict() -> bool {
     std::env::var("NGINX_GEN_VERIFY_STRICT").is_ok_and(|v| v == "1")
