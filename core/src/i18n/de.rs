@@ -446,4 +446,8 @@ pub(super) const TABLE: &[(&str, &str)] = &[
         "return.misdirected",
         "Ein Browser kann die HTTP/2-Verbindung der Site für einen anderen Hostnamen wiederverwenden; solche Anfragen landen hier und erhalten 421 Misdirected Request, sodass der Browser eine eigene Verbindung öffnet.",
     ),
+    (
+        "omit.try_files",
+        "nginx liefert ohnehin die Datei, den Index des Verzeichnisses oder 404; try_files würde jeder Anfrage nur eine Dateiprüfung hinzufügen (gemessen 5–10 % Durchsatz bei kleinen Seiten).",
+    ),
 ];

@@ -440,4 +440,8 @@ pub(super) const TABLE: &[(&str, &str)] = &[
         "return.misdirected",
         "Een browser kan de HTTP/2-verbinding van de site hergebruiken voor een andere hostnaam; zulke verzoeken komen hier terecht en krijgen 421 Misdirected Request, zodat de browser een eigen verbinding opent.",
     ),
+    (
+        "omit.try_files",
+        "nginx levert al het bestand, de index van de map of 404; try_files zou elk verzoek alleen een extra bestandscontrole geven (gemeten 5–10% doorvoer bij kleine pagina's).",
+    ),
 ];
