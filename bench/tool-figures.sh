@@ -14,7 +14,7 @@ trap 'rm -f "$section"' EXIT
   echo "## The tool itself"
   echo
   echo "- **Date:** $(date -u '+%Y-%m-%d %H:%M UTC')"
-  echo "- **Machine:** $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')), Linux $(uname -r), shared with other jobs"
+  echo "- **Machine:** $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')), Linux $(uname -r), load average $(cut -d" " -f1 /proc/loadavg) when the run started"
   echo
   echo "### Plan + render (criterion, \`cargo bench -p nginx-gen-core --bench plan\`; target ≤ 20 µs)"
   echo
@@ -44,9 +44,9 @@ for r in runs:
     print(f"| `{cmd}` | {ms(r['median'])} | {ms(r['mean'])} ± {ms(r['stddev'] or 0)} | {ms(r['min'])} | {ms(r['max'])} | {ms(r['user'])} | {ms(r['system'])} |")
 PY
     echo
-    echo 'The first command writes the four files and fsyncs each one before renaming it into place'
-    echo '(`cli/src/write.rs`), so its wall time is mostly waiting for the disk; the second prints'
-    echo 'the same files to stdout.'
+    echo 'The first command writes the four files next to their destinations and renames them into'
+    echo 'place (`cli/src/write.rs`, all or nothing, no fsync); the second prints the same files to'
+    echo 'stdout.'
   else
     echo "hyperfine is not installed (Debian package \`hyperfine\`)."
   fi

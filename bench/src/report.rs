@@ -253,7 +253,7 @@ impl Meta {
         WORKERS.with(|w| w.set(env.workers));
         let cpu = sh("grep -m1 'model name' /proc/cpuinfo | cut -d: -f2");
         let machine = format!(
-            "{} CPUs ({}), {} RAM, Linux {}; shared with other jobs (other engineers compile on it)",
+            "{} CPUs ({}), {} RAM, Linux {}",
             sh("nproc"),
             cpu.trim(),
             env.ram,
