@@ -91,7 +91,7 @@ choice! {
 }
 
 /// A number as it arrives: JSON gives integers, forms and flags give text.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "ts", derive(tsify::Tsify))]
 #[serde(untagged)]
 pub enum Scalar {
@@ -99,6 +99,32 @@ pub enum Scalar {
     Int(i64),
     /// Text to be read as a whole number.
     Text(String),
+}
+
+/// Read by hand rather than as an untagged enum: serde's untagged machinery buffers every
+/// value and costs the browser builds several kilobytes.
+impl<'de> Deserialize<'de> for Scalar {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl serde::de::Visitor<'_> for Visitor {
+            type Value = Scalar;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a whole number, as a number or as text")
+            }
+            fn visit_i64<E: serde::de::Error>(self, n: i64) -> Result<Scalar, E> {
+                Ok(Scalar::Int(n))
+            }
+            fn visit_u64<E: serde::de::Error>(self, n: u64) -> Result<Scalar, E> {
+                i64::try_from(n)
+                    .map(Scalar::Int)
+                    .map_err(|_| E::custom("the number is too large"))
+            }
+            fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<Scalar, E> {
+                Ok(Scalar::Text(s.to_owned()))
+            }
+        }
+        d.deserialize_any(Visitor)
+    }
 }
 
 impl From<u32> for Scalar {
