@@ -4,18 +4,14 @@
 //   wasm/build.sh web && cargo build --release -p nginx-gen && node --test tests/e2e/widget.test.mjs
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import http from 'node:http';
 import { execFileSync } from 'node:child_process';
-import { readFile, mkdir } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
+import { ARTIFACTS, CLI, ROOT, serve } from './web/harness.mjs';
 
-const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const SITE = path.join(ROOT, 'docs', 'widget');
-const ARTIFACTS = path.join(ROOT, 'tests', 'artifacts');
-const CLI = process.env.NGINX_GEN || path.join(ROOT, 'target', 'release', 'nginx-gen');
-const MIME = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.wasm': 'application/wasm' };
 
 let server, base, browser;
 
@@ -23,19 +19,7 @@ before(async () => {
   for (const f of ['nginx-gen-widget.js', 'nginx_gen_wasm_bg.wasm']) {
     assert.ok(existsSync(path.join(SITE, f)), `docs/widget/${f} is missing: run wasm/build.sh web`);
   }
-  server = http.createServer(async (req, res) => {
-    const rel = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-    const file = path.join(SITE, rel.endsWith('/') ? rel + 'index.html' : rel);
-    if (!file.startsWith(SITE + path.sep)) return res.writeHead(403).end();
-    try {
-      const body = await readFile(file);
-      res.writeHead(200, { 'content-type': MIME[path.extname(file)] || 'application/octet-stream' }).end(body);
-    } catch {
-      res.writeHead(404).end('not found');
-    }
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${server.address().port}/`;
+  ({ server, base } = await serve(SITE));
   await mkdir(ARTIFACTS, { recursive: true });
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
