@@ -228,6 +228,19 @@ fn patch(text: &str, directives: &[(String, String)]) -> (String, Vec<usize>) {
         let indent = &line[..line.len() - t.len()];
         let mut replaced = false;
         for (i, (name, args)) in directives.iter().enumerate() {
+            // `listen+ OPTS` adds options to the catch-all listen lines (that own the port).
+            if name == "listen+" {
+                if t.starts_with("listen ") && t.contains(" default_server") {
+                    if let Some(body) = t.strip_suffix(';') {
+                        hits[i] += 1;
+                        replaced = true;
+                        let _ =
+                            writeln!(out, "{indent}{body} {args}; # patched by nginx-gen-bench");
+                        break;
+                    }
+                }
+                continue;
+            }
             let bare = name.trim_start_matches('-');
             if t.split_whitespace().next() == Some(bare) && t.ends_with(';') {
                 hits[i] += 1;
@@ -409,6 +422,13 @@ mod tests {
         assert!(out.contains("    gzip_comp_level 5; # patched"));
         assert!(!out.contains("keepalive_timeout"));
         assert_eq!(hits, vec![1, 1, 0]);
+        let listens = "listen 80 default_server backlog=512;\nlisten 80;\n";
+        let (out, hits) = patch(listens, &[("listen+".into(), "deferred".into())]);
+        assert_eq!(
+            out,
+            "listen 80 default_server backlog=512 deferred; # patched by nginx-gen-bench\nlisten 80;\n"
+        );
+        assert_eq!(hits, vec![1]);
     }
 
     #[test]

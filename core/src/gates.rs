@@ -189,6 +189,11 @@ pub const NGINX_DEFAULTS: &[StockDefault] = &[
         since: ANY,
     },
     StockDefault {
+        directive: "pcre_jit",
+        value: "off",
+        since: ANY,
+    },
+    StockDefault {
         directive: "sendfile",
         value: "off",
         since: ANY,
@@ -531,6 +536,10 @@ pub fn doc_link(name: &str) -> &'static str {
         (
             "multi_accept",
             "https://nginx.org/en/docs/ngx_core_module.html#multi_accept",
+        ),
+        (
+            "pcre_jit",
+            "https://nginx.org/en/docs/ngx_core_module.html#pcre_jit",
         ),
         ("use", "https://nginx.org/en/docs/ngx_core_module.html#use"),
         (

@@ -417,6 +417,9 @@ impl Builder<'_> {
                 self.set(Scope::Main, "load_module", &[module], why("load_module.brotli", "This layout has no modules directory to include: load the brotli modules by name.").inputs(&["brotli", "layout"]));
             }
         }
+        if i.workload.serves_files() {
+            self.set(Scope::Main, "pcre_jit", &["on"], why("pcre_jit", "Compile the static-asset location's regular expression to machine code once at start; every request that is not an asset is matched against it.").inputs(&["workload"]));
+        }
         self.set(
             Scope::Events,
             "worker_connections",
@@ -439,7 +442,11 @@ impl Builder<'_> {
                 "nginx picks epoll on Linux by itself; naming it changes nothing.",
             ),
         );
-        self.omit("multi_accept", why("omit.multi_accept", "Off by default. With EPOLLEXCLUSIVE (nginx ≥ 1.11.3) it lets one worker drain the whole queue and unbalances load; no benchmark shows a gain."));
+        if t.workers == 1 || t.reuseport {
+            self.set(Scope::Events, "multi_accept", &["on"], why("multi_accept", "Accept every waiting connection per wake-up instead of one. Safe here: the worker drains only its own queue (one worker, or reuseport), so no worker can take another's share.").inputs(&["vcpu"]));
+        } else {
+            self.omit("multi_accept", why("omit.multi_accept", "Off by default. With EPOLLEXCLUSIVE (nginx ≥ 1.11.3) it lets one worker drain the whole queue and unbalances load; no benchmark shows a gain."));
+        }
         self.omit("worker_cpu_affinity", why("omit.worker_cpu_affinity", "Pinning helps only on dedicated hosts; on shared or quota-limited VPS it can pin workers to busy or unavailable CPUs."));
         self.omit(
             "accept_mutex",
@@ -895,6 +902,7 @@ impl Builder<'_> {
             options.push("reuseport".into());
         }
         options.push(format!("backlog={}", t.backlog));
+        options.push("deferred".into());
         if let (Some(queue), false) = (t.fastopen, tls) {
             options.push(format!("fastopen={queue}"));
         }
@@ -903,10 +911,7 @@ impl Builder<'_> {
 
     fn listen_why(&self, tls: bool) -> Why {
         let t = self.t;
-        let mut text = "Options that apply to the whole address and port, set once on the catch-all server: a listen queue (backlog) sized for a reconnect storm, paired with net.core.somaxconn";
-        if t.reuseport {
-            text = "Options that apply to the whole address and port, set once on the catch-all server: a listen queue (backlog) sized for a reconnect storm, paired with net.core.somaxconn; reuseport gives each worker its own queue";
-        }
+        let text = "Options that apply to the whole address and port, set once on the catch-all server: a listen queue (backlog) sized for a reconnect storm, paired with net.core.somaxconn; deferred wakes nginx only once a request's first bytes have arrived; reuseport, where written, gives each worker its own queue";
         let fastopen = t.fastopen.is_some() && !tls;
         why(
             if fastopen {

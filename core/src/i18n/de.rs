@@ -42,6 +42,14 @@ pub(super) const TABLE: &[(&str, &str)] = &[
         "Standardmäßig aus. Mit EPOLLEXCLUSIVE (nginx ≥ 1.11.3) leert damit ein Worker die ganze Warteschlange und verteilt die Last ungleich; kein Benchmark zeigt einen Gewinn.",
     ),
     (
+        "multi_accept",
+        "Pro Aufwachen alle wartenden Verbindungen annehmen statt einer. Hier unbedenklich: der Worker leert nur seine eigene Warteschlange (ein Worker oder reuseport), kein Worker kann einem anderen seinen Anteil wegnehmen.",
+    ),
+    (
+        "pcre_jit",
+        "Den regulären Ausdruck der Asset-Location beim Start einmal in Maschinencode übersetzen; jede Anfrage, die kein Asset ist, wird dagegen geprüft.",
+    ),
+    (
         "omit.worker_cpu_affinity",
         "Festes Pinning hilft nur auf dedizierten Hosts; auf geteilten oder per Quote begrenzten VPS kann es Worker an belegte oder nicht verfügbare CPUs binden.",
     ),
@@ -286,11 +294,11 @@ pub(super) const TABLE: &[(&str, &str)] = &[
     ),
     (
         "listen.catch_all",
-        "Optionen, die für die ganze Adresse samt Port gelten, einmal am Catch-all-Server gesetzt: eine Listen-Warteschlange (backlog) für einen Ansturm von Wiederverbindungen, passend zu net.core.somaxconn; mit reuseport bekommt jeder Worker seine eigene Warteschlange.",
+        "Optionen, die für die ganze Adresse samt Port gelten, einmal am Catch-all-Server gesetzt: eine Listen-Warteschlange (backlog) für einen Ansturm von Wiederverbindungen, passend zu net.core.somaxconn; deferred weckt nginx erst, wenn die ersten Bytes der Anfrage angekommen sind; reuseport, wo gesetzt, gibt jedem Worker seine eigene Warteschlange.",
     ),
     (
         "listen.catch_all.fastopen",
-        "Optionen, die für die ganze Adresse samt Port gelten, einmal am Catch-all-Server gesetzt: eine Listen-Warteschlange (backlog) für einen Ansturm von Wiederverbindungen, passend zu net.core.somaxconn; mit reuseport bekommt jeder Worker seine eigene Warteschlange.",
+        "Optionen, die für die ganze Adresse samt Port gelten, einmal am Catch-all-Server gesetzt: eine Listen-Warteschlange (backlog) für einen Ansturm von Wiederverbindungen, passend zu net.core.somaxconn; deferred weckt nginx erst, wenn die ersten Bytes der Anfrage angekommen sind; reuseport, wo gesetzt, gibt jedem Worker seine eigene Warteschlange.",
     ),
     (
         "listen.quic",

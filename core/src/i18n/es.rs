@@ -42,6 +42,14 @@ pub(super) const TABLE: &[(&str, &str)] = &[
         "Desactivado por defecto. Con EPOLLEXCLUSIVE (nginx ≥ 1.11.3) deja que un worker vacíe toda la cola y desequilibra la carga; ningún benchmark muestra una mejora.",
     ),
     (
+        "multi_accept",
+        "Aceptar todas las conexiones en espera en cada despertar, no solo una. Seguro aquí: el worker vacía solo su propia cola (un único worker, o reuseport), así que ningún worker se lleva la parte de otro.",
+    ),
+    (
+        "pcre_jit",
+        "Compilar a código máquina, una vez al arrancar, la expresión regular de la location de recursos estáticos; toda petición que no sea un recurso se compara con ella.",
+    ),
+    (
         "omit.worker_cpu_affinity",
         "Fijar los workers solo ayuda en hosts dedicados; en VPS compartidos o limitados por cuota puede fijarlos a CPU ocupadas o no disponibles.",
     ),
@@ -283,11 +291,11 @@ pub(super) const TABLE: &[(&str, &str)] = &[
     ),
     (
         "listen.catch_all",
-        "Opciones que se aplican a toda la dirección y el puerto, fijadas una vez en el servidor comodín: una cola de escucha (backlog) dimensionada para una avalancha de reconexiones, emparejada con net.core.somaxconn; con reuseport cada worker tiene su propia cola.",
+        "Opciones que se aplican a toda la dirección y el puerto, fijadas una vez en el servidor comodín: una cola de escucha (backlog) dimensionada para una avalancha de reconexiones, emparejada con net.core.somaxconn; deferred despierta a nginx solo cuando han llegado los primeros bytes de la petición; reuseport, donde se escribe, da a cada worker su propia cola.",
     ),
     (
         "listen.catch_all.fastopen",
-        "Opciones que se aplican a toda la dirección y el puerto, fijadas una vez en el servidor comodín: una cola de escucha (backlog) dimensionada para una avalancha de reconexiones, emparejada con net.core.somaxconn; con reuseport cada worker tiene su propia cola.",
+        "Opciones que se aplican a toda la dirección y el puerto, fijadas una vez en el servidor comodín: una cola de escucha (backlog) dimensionada para una avalancha de reconexiones, emparejada con net.core.somaxconn; deferred despierta a nginx solo cuando han llegado los primeros bytes de la petición; reuseport, donde se escribe, da a cada worker su propia cola.",
     ),
     (
         "listen.quic",

@@ -42,6 +42,14 @@ pub(super) const TABLE: &[(&str, &str)] = &[
         "Standaard uit. Met EPOLLEXCLUSIVE (nginx ≥ 1.11.3) laat het één worker de hele wachtrij leegmaken en verdeelt het de last ongelijk; geen benchmark toont winst.",
     ),
     (
+        "multi_accept",
+        "Bij elke wekker alle wachtende verbindingen accepteren in plaats van één. Hier veilig: de worker leegt alleen zijn eigen wachtrij (één worker, of reuseport), dus geen worker kan het deel van een ander nemen.",
+    ),
+    (
+        "pcre_jit",
+        "De reguliere expressie van de asset-location bij het starten één keer naar machinecode compileren; elk verzoek dat geen asset is, wordt ermee vergeleken.",
+    ),
+    (
         "omit.worker_cpu_affinity",
         "Vastpinnen helpt alleen op dedicated hosts; op gedeelde of door quota beperkte VPS kan het workers aan drukke of onbeschikbare CPU's binden.",
     ),
@@ -283,11 +291,11 @@ pub(super) const TABLE: &[(&str, &str)] = &[
     ),
     (
         "listen.catch_all",
-        "Opties die voor het hele adres en de poort gelden, één keer gezet op de catch-all-server: een listen-wachtrij (backlog) berekend op een golf van herverbindingen, afgestemd op net.core.somaxconn; met reuseport krijgt elke worker een eigen wachtrij.",
+        "Opties die voor het hele adres en de poort gelden, één keer gezet op de catch-all-server: een listen-wachtrij (backlog) berekend op een golf van herverbindingen, afgestemd op net.core.somaxconn; deferred wekt nginx pas als de eerste bytes van het verzoek binnen zijn; reuseport, waar geschreven, geeft elke worker een eigen wachtrij.",
     ),
     (
         "listen.catch_all.fastopen",
-        "Opties die voor het hele adres en de poort gelden, één keer gezet op de catch-all-server: een listen-wachtrij (backlog) berekend op een golf van herverbindingen, afgestemd op net.core.somaxconn; met reuseport krijgt elke worker een eigen wachtrij.",
+        "Opties die voor het hele adres en de poort gelden, één keer gezet op de catch-all-server: een listen-wachtrij (backlog) berekend op een golf van herverbindingen, afgestemd op net.core.somaxconn; deferred wekt nginx pas als de eerste bytes van het verzoek binnen zijn; reuseport, waar geschreven, geeft elke worker een eigen wachtrij.",
     ),
     (
         "listen.quic",
