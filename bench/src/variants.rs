@@ -230,14 +230,14 @@ fn patch(text: &str, directives: &[(String, String)]) -> (String, Vec<usize>) {
         for (i, (name, args)) in directives.iter().enumerate() {
             // `listen+ OPTS` adds options to the catch-all listen lines (that own the port).
             if name == "listen+" {
-                if t.starts_with("listen ") && t.contains(" default_server") {
-                    if let Some(body) = t.strip_suffix(';') {
-                        hits[i] += 1;
-                        replaced = true;
-                        let _ =
-                            writeln!(out, "{indent}{body} {args}; # patched by nginx-gen-bench");
-                        break;
-                    }
+                if t.starts_with("listen ")
+                    && t.contains(" default_server")
+                    && let Some(body) = t.strip_suffix(';')
+                {
+                    hits[i] += 1;
+                    replaced = true;
+                    let _ = writeln!(out, "{indent}{body} {args}; # patched by nginx-gen-bench");
+                    break;
                 }
                 continue;
             }
