@@ -90,70 +90,134 @@ impl Stat {
     }
 }
 
+/// Student's t for a two-sided 95 % interval, by degrees of freedom (1 to 10; 2.0 beyond).
+const T95: [f64; 10] = [12.71, 4.30, 3.18, 2.78, 2.57, 2.45, 2.36, 2.31, 2.26, 2.23];
+
+/// The geometric mean of paired per-round ratios and its 95 % confidence interval
+/// (Student's t on the logarithms: ratios multiply, and the rounds are the pairs).
+/// One round gives no interval: (r, r, r).
+pub fn interval(ratios: &[f64]) -> (f64, f64, f64) {
+    let logs: Vec<f64> = ratios
+        .iter()
+        .filter(|r| **r > 0.0)
+        .map(|r| r.ln())
+        .collect();
+    let n = logs.len();
+    if n == 0 {
+        return (0.0, 0.0, 0.0);
+    }
+    let mean = logs.iter().sum::<f64>() / n as f64;
+    if n == 1 {
+        return (mean.exp(), mean.exp(), mean.exp());
+    }
+    let var = logs.iter().map(|l| (l - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
+    let t = T95.get(n - 2).copied().unwrap_or(2.0);
+    let half = t * (var / n as f64).sqrt();
+    ((mean - half).exp(), mean.exp(), (mean + half).exp())
+}
+
+/// How a variant compares with a baseline in one cell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// Requests failed.
+    Errors,
+    /// More req/s, beyond the noise (the interval lies above 1), p99 no worse.
+    Win,
+    /// Neither nginx was CPU-bound (wrk or the link set the rate), the rate is not lower
+    /// beyond the noise, and this variant spends less CPU per request beyond the noise.
+    WinCpu,
+    /// Fills the shaped link; its p99 is then the link's queue.
+    WinLinkFull,
+    /// No difference beyond the noise of the rounds (the interval contains 1).
+    Even,
+    /// req/s not lower but p99 more than 10 % and 1 ms worse, beyond the noise.
+    P99Worse,
+    /// Fewer req/s beyond the noise (the interval lies below 1).
+    Loss,
+}
+
+impl Verdict {
+    pub fn text(self) -> &'static str {
+        match self {
+            Self::Errors => "ERRORS",
+            Self::Win => "win",
+            Self::WinCpu => "win (CPU/req; wrk/link-bound)",
+            Self::WinLinkFull => "win (link full; p99 = queueing)",
+            Self::Even => "even (within noise)",
+            Self::P99Worse => "p99 worse",
+            Self::Loss => "LOSS",
+        }
+    }
+    /// Meets the bar "≥ 1.0× with p99 no worse", as far as the rounds can tell.
+    pub fn meets_bar(self) -> bool {
+        matches!(
+            self,
+            Self::Win | Self::WinCpu | Self::WinLinkFull | Self::Even
+        )
+    }
+}
+
 /// A variant compared with a baseline in one cell.
 #[derive(Debug, Clone, Copy)]
 pub struct Ratio {
+    /// Geometric mean of the per-round req/s ratios, with its 95 % interval.
     pub rps: f64,
-    pub rps_min: f64,
-    pub rps_max: f64,
+    pub rps_lo: f64,
+    pub rps_hi: f64,
     /// Baseline CPU per request / this variant's (above 1 = this one is cheaper).
     pub cpu: f64,
+    /// Geometric mean of the per-round p99 ratios (below 1 = better).
     pub p99: f64,
-    pub verdict: &'static str,
+    pub verdict: Verdict,
+}
+
+fn per_round(a: &[Sample], b: &[Sample], f: impl Fn(&Sample, &Sample) -> Option<f64>) -> Vec<f64> {
+    a.iter().zip(b).filter_map(|(x, y)| f(x, y)).collect()
+}
+
+fn cpu_per_req(s: &Sample) -> Option<f64> {
+    (s.wrk.requests > 0 && s.cpu_ns > 0).then(|| s.cpu_ns as f64 / s.wrk.requests as f64)
 }
 
 /// `link_mbit`: on a shaped link a variant that fills it queues its responses, so its p99
 /// is the link's queueing delay and is not held against it.
 pub fn ratio(cell: &Cell, v: usize, base: usize, workers: usize, link_mbit: Option<u32>) -> Ratio {
-    let a = &cell.samples[v];
-    let b = &cell.samples[base];
-    let mut per_round: Vec<f64> = a
-        .iter()
-        .zip(b)
-        .map(|(x, y)| {
-            if y.wrk.rps() > 0.0 {
-                x.wrk.rps() / y.wrk.rps()
-            } else {
-                0.0
-            }
-        })
-        .collect();
+    let (a, b) = (&cell.samples[v], &cell.samples[base]);
+    let rps_rounds = per_round(a, b, |x, y| {
+        (y.wrk.rps() > 0.0).then(|| x.wrk.rps() / y.wrk.rps())
+    });
+    let cpu_rounds = per_round(a, b, |x, y| Some(cpu_per_req(y)? / cpu_per_req(x)?));
+    let (rps_lo, rps, rps_hi) = interval(&rps_rounds);
+    let (cpu_lo, cpu, _) = interval(&cpu_rounds);
+    let p99_rounds = per_round(a, b, |x, y| {
+        (y.wrk.p99_us > 0).then(|| x.wrk.p99_us as f64 / y.wrk.p99_us as f64)
+    });
+    let (p99_lo, p99, _) = interval(&p99_rounds);
     let (sa, sb) = (Stat::of(a), Stat::of(b));
-    let rps = median(&mut per_round.clone());
-    let cpu = if sa.cpu_us_per_req > 0.0 {
-        sb.cpu_us_per_req / sa.cpu_us_per_req
-    } else {
-        0.0
-    };
-    let p99 = if sb.p99_ms > 0.0 {
-        sa.p99_ms / sb.p99_ms
-    } else {
-        0.0
-    };
     let busy = BUSY * workers as f64;
     let nginx_bound = sa.cpu_util >= busy || sb.cpu_util >= busy;
     let saturated = link_mbit.is_some_and(|m| sa.mb_s * 8.0 >= 0.85 * f64::from(m));
-    let p99_ok = p99 <= 1.10 || sa.p99_ms - sb.p99_ms < 1.0 || saturated;
+    // p99 counts as worse when it is more than 10 % and 1 ms worse beyond the noise.
+    let p99_ok = p99_lo <= 1.10 || sa.p99_ms - sb.p99_ms < 1.0 || saturated;
     let verdict = if sa.errors() > 0 {
-        "ERRORS"
-    } else if rps >= 1.0 && p99_ok && saturated && p99 > 1.10 {
-        "win (link full; p99 = queueing)"
-    } else if rps >= 1.0 && p99_ok {
-        "win"
-    } else if !nginx_bound && rps >= 0.97 && cpu >= 1.0 && p99_ok {
-        "win (CPU/req; wrk/link-bound)"
-    } else if rps >= 0.97 && p99_ok {
-        "tie (within 3 %)"
-    } else if rps >= 1.0 {
-        "p99 worse"
+        Verdict::Errors
+    } else if rps_hi < 1.0 {
+        Verdict::Loss
+    } else if !p99_ok {
+        Verdict::P99Worse
+    } else if rps_lo >= 1.0 && saturated && p99 > 1.10 {
+        Verdict::WinLinkFull
+    } else if rps_lo >= 1.0 {
+        Verdict::Win
+    } else if !nginx_bound && cpu_lo >= 1.0 {
+        Verdict::WinCpu
     } else {
-        "LOSS"
+        Verdict::Even
     };
-    per_round.sort_by(f64::total_cmp);
     Ratio {
         rps,
-        rps_min: per_round.first().copied().unwrap_or(0.0),
-        rps_max: per_round.last().copied().unwrap_or(0.0),
+        rps_lo,
+        rps_hi,
         cpu,
         p99,
         verdict,
@@ -170,14 +234,42 @@ pub fn harness_ok(modes: &[ModeResult]) -> bool {
         .all(|s| s.wrk.errors() == 0)
 }
 
-fn workers_of(cell: &Cell) -> usize {
-    // The worker count is the same for every instance; CPU utilisation is judged per CPU.
-    let _ = cell;
-    WORKERS.with(std::cell::Cell::get)
-}
-
-thread_local! {
-    static WORKERS: std::cell::Cell<usize> = const { std::cell::Cell::new(1) };
+/// One line per contender and baseline: how many cells each verdict got, and whether the
+/// bar (≥ 1.0× with p99 no worse and no errors, as far as the rounds can tell) holds.
+pub fn tally(m: &ModeResult, variants: &[Variant]) -> Vec<String> {
+    let mut lines = Vec::new();
+    for (vi, v) in contenders(variants) {
+        for (base, name) in [(0, &variants[0].name), (1, &variants[1].name)] {
+            let verdicts: Vec<Verdict> = m
+                .cells
+                .iter()
+                .map(|c| ratio(c, vi, base, m.workers, m.link_mbit).verdict)
+                .collect();
+            let mut counts: Vec<(Verdict, usize)> = Vec::new();
+            for v in &verdicts {
+                match counts.iter_mut().find(|(k, _)| k == v) {
+                    Some((_, n)) => *n += 1,
+                    None => counts.push((*v, 1)),
+                }
+            }
+            let misses = verdicts.iter().filter(|v| !v.meets_bar()).count();
+            lines.push(format!(
+                "{} vs {name}: {} — {}",
+                v.name,
+                counts
+                    .iter()
+                    .map(|(k, n)| format!("{n} × {}", k.text()))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                if misses == 0 {
+                    "bar met in every cell".to_string()
+                } else {
+                    format!("**bar missed in {misses} of {} cells**", verdicts.len())
+                }
+            ));
+        }
+    }
+    lines
 }
 
 /// The compared variants: everything but stock and guide, against stock (0) and guide (1).
@@ -209,16 +301,22 @@ pub fn console(modes: &[ModeResult], variants: &[Variant]) -> String {
                     s.errors()
                 );
                 if vi >= 2 {
-                    let a = ratio(c, vi, 0, workers_of(c), m.link_mbit);
-                    let b = ratio(c, vi, 1, workers_of(c), m.link_mbit);
+                    let a = ratio(c, vi, 0, m.workers, m.link_mbit);
+                    let b = ratio(c, vi, 1, m.workers, m.link_mbit);
                     let _ = write!(
                         line,
                         "  {:.2}× {} / {:.2}× {}",
-                        a.rps, a.verdict, b.rps, b.verdict
+                        a.rps,
+                        a.verdict.text(),
+                        b.rps,
+                        b.verdict.text()
                     );
                 }
                 let _ = writeln!(out, "{line}");
             }
+        }
+        for line in tally(m, variants) {
+            let _ = writeln!(out, "{line}");
         }
     }
     out
@@ -250,7 +348,6 @@ impl Meta {
         took: Duration,
         notes: Vec<String>,
     ) -> Self {
-        WORKERS.with(|w| w.set(env.workers));
         let cpu = sh("grep -m1 'model name' /proc/cpuinfo | cut -d: -f2");
         let machine = format!(
             "{} CPUs ({}), {} RAM, Linux {}",
@@ -268,7 +365,7 @@ impl Meta {
             nginx_gen_core::POLICY_VERSION
         );
         let method = format!(
-            "{} round(s) × {} s per wrk run (TLS: ≥ 3 s, its start is a handshake storm; `wrk -t1 -cN`), interleaved (every variant once per cell, the order rotated each round); nginx and wrk at nice -10 against the other jobs; \
+            "{} round(s) × {} s per wrk run (TLS: ≥ 2 s, its start is a handshake storm; `wrk -t1 -cN`), interleaved (every variant once per cell, the order rotated each round); nginx and wrk at nice -10 against the other jobs; \
              nginx pinned to CPU(s) `{}` with {} worker(s) in every variant, wrk and the upstream on CPU(s) `{}`; \
              site precompressed with nginx-gen's command `{}`; whole run took {:.0} s.",
             opts.rounds,
@@ -338,7 +435,7 @@ pub fn markdown(modes: &[ModeResult], variants: &[Variant], meta: &Meta, svg_nam
         let _ = writeln!(o, "### {} — {}\n", m.name, m.link);
         let _ = writeln!(
             o,
-            "Took {:.0} s. Verdicts: req/s ratio (median of the per-round ratios, min..max), CPU per request (baseline ÷ this, above 1 = cheaper), p99 ratio (below 1 = better).\n",
+            "Took {:.0} s. Each cell: req/s ratio (geometric mean of the per-round ratios, with its 95 % confidence interval), CPU per request (baseline ÷ this, above 1 = cheaper), p99 ratio (below 1 = better), verdict.\n",
             m.wall.as_secs_f64()
         );
         let _ = writeln!(
@@ -358,15 +455,24 @@ pub fn markdown(modes: &[ModeResult], variants: &[Variant], meta: &Meta, svg_nam
             let mut row = format!("| {} | {} |", c.scenario.id, c.conns);
             for (vi, _) in contenders(variants) {
                 for base in [0, 1] {
-                    let r = ratio(c, vi, base, workers_of(c), m.link_mbit);
+                    let r = ratio(c, vi, base, m.workers, m.link_mbit);
                     let _ = write!(
                         row,
                         " **{:.2}×** ({:.2}..{:.2}), CPU {:.2}×, p99 {:.2}× — {} |",
-                        r.rps, r.rps_min, r.rps_max, r.cpu, r.p99, r.verdict
+                        r.rps,
+                        r.rps_lo,
+                        r.rps_hi,
+                        r.cpu,
+                        r.p99,
+                        r.verdict.text()
                     );
                 }
             }
             let _ = writeln!(o, "{row}");
+        }
+        let _ = writeln!(o);
+        for line in tally(m, variants) {
+            let _ = writeln!(o, "- {line}");
         }
         let _ = writeln!(
             o,
@@ -573,6 +679,19 @@ pub fn write(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn interval_is_geometric_and_widens_with_noise() {
+        let (lo, mid, hi) = interval(&[2.0, 0.5]);
+        assert!((mid - 1.0).abs() < 1e-12);
+        assert!(lo < 0.5 && hi > 2.0, "two rounds: t = 12.7, very wide");
+        let (lo, mid, hi) = interval(&[1.1, 1.1, 1.1, 1.1]);
+        assert!((lo - 1.1).abs() < 1e-12 && (mid - 1.1).abs() < 1e-12 && (hi - 1.1).abs() < 1e-12);
+        let (lo, _, hi) = interval(&[1.0, 1.2, 0.9, 1.1, 1.05]);
+        assert!(lo < 1.0 && hi > 1.0, "noisy rounds straddle 1");
+        assert_eq!(interval(&[]), (0.0, 0.0, 0.0));
+        assert_eq!(interval(&[1.5]), (1.5, 1.5, 1.5));
+    }
 
     #[test]
     fn median_and_thousands() {
