@@ -164,6 +164,9 @@ pub struct Ratio {
     pub rps: f64,
     pub rps_lo: f64,
     pub rps_hi: f64,
+    /// The lowest and highest per-round ratio.
+    pub rps_min: f64,
+    pub rps_max: f64,
     /// Baseline CPU per request / this variant's (above 1 = this one is cheaper).
     pub cpu: f64,
     /// Geometric mean of the per-round p99 ratios (below 1 = better).
@@ -218,6 +221,8 @@ pub fn ratio(cell: &Cell, v: usize, base: usize, workers: usize, link_mbit: Opti
         rps,
         rps_lo,
         rps_hi,
+        rps_min: rps_rounds.iter().copied().fold(f64::INFINITY, f64::min),
+        rps_max: rps_rounds.iter().copied().fold(0.0, f64::max),
         cpu,
         p99,
         verdict,
@@ -435,7 +440,7 @@ pub fn markdown(modes: &[ModeResult], variants: &[Variant], meta: &Meta, svg_nam
         let _ = writeln!(o, "### {} — {}\n", m.name, m.link);
         let _ = writeln!(
             o,
-            "Took {:.0} s. Each cell: req/s ratio (geometric mean of the per-round ratios, with its 95 % confidence interval), CPU per request (baseline ÷ this, above 1 = cheaper), p99 ratio (below 1 = better), verdict.\n",
+            "Took {:.0} s. Each cell: req/s ratio (geometric mean of the per-round ratios; its 95 % confidence interval; the lowest and highest round), CPU per request (baseline ÷ this, above 1 = cheaper), p99 ratio (below 1 = better), verdict.\n",
             m.wall.as_secs_f64()
         );
         let _ = writeln!(
@@ -458,10 +463,12 @@ pub fn markdown(modes: &[ModeResult], variants: &[Variant], meta: &Meta, svg_nam
                     let r = ratio(c, vi, base, m.workers, m.link_mbit);
                     let _ = write!(
                         row,
-                        " **{:.2}×** ({:.2}..{:.2}), CPU {:.2}×, p99 {:.2}× — {} |",
+                        " **{:.2}×** (CI {:.2}..{:.2}; rounds {:.2}..{:.2}), CPU {:.2}×, p99 {:.2}× — {} |",
                         r.rps,
                         r.rps_lo,
                         r.rps_hi,
+                        r.rps_min,
+                        r.rps_max,
                         r.cpu,
                         r.p99,
                         r.verdict.text()
