@@ -77,26 +77,14 @@ impl Link {
         }
         // The client reconnects a lot (new connection per request): let it reuse TIME_WAIT
         // ports (these sysctls belong to the namespace, not to the host).
-        let _ = run(&[
-            "ip",
-            "netns",
-            "exec",
-            &me.client,
-            "sysctl",
-            "-q",
-            "-w",
+        for setting in [
             "net.ipv4.tcp_tw_reuse=1",
-        ]);
-        let _ = run(&[
-            "ip",
-            "netns",
-            "exec",
-            &me.client,
-            "sysctl",
-            "-q",
-            "-w",
             "net.ipv4.ip_local_port_range=10240 65000",
-        ]);
+        ] {
+            let _ = run(&[
+                "ip", "netns", "exec", &me.client, "sysctl", "-q", "-w", setting,
+            ]);
+        }
         let mut me = me;
         me.netem = run(&[
             "ip", "netns", "exec", &me.server, "tc", "qdisc", "add", "dev", &me.dev_s, "root",
