@@ -4,6 +4,10 @@
 //! Sources: nginx `CHANGES` and directive docs, Mozilla's ssl-config-generator, the Linux
 //! `ip-sysctl` documentation (see docs/formulas.md).
 
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::LazyLock;
+
 use crate::version::Version;
 
 /// The versions that decide syntax and features.
@@ -450,21 +454,49 @@ pub const NGINX_DEFAULTS: &[StockDefault] = &[
     },
 ];
 
+/// A lookup table keyed by setting name.
+type ByName<V> = HashMap<&'static str, V, BuildHasherDefault<Fnv>>;
+
+/// FNV-1a, the hasher of [`ByName`]: a few instructions per byte, where the standard
+/// `SipHash` costs about as much as the binary search it replaced. The keys are this file's
+/// own names, so resistance to crafted collisions (`SipHash`'s purpose) is not needed, and
+/// no random seed is read from the system.
+#[derive(Debug)]
+struct Fnv(u64);
+
+impl Default for Fnv {
+    fn default() -> Self {
+        Self(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+}
+
 /// nginx's default for `directive` at `version`, if nginx-gen knows it.
 pub fn stock_default(directive: &str, version: Version) -> Option<&'static str> {
-    // The table sorted by directive (stable, so versions stay ascending), built once.
-    static SORTED: std::sync::LazyLock<Vec<&'static StockDefault>> =
-        std::sync::LazyLock::new(|| {
-            let mut rows: Vec<_> = NGINX_DEFAULTS.iter().collect();
-            rows.sort_by_key(|d| d.directive);
-            rows
-        });
-    let first = SORTED.partition_point(|d| d.directive < directive);
-    SORTED[first..]
+    // The rows of each directive, in table order (so versions stay ascending), built once:
+    // a plan looks up ~100 names.
+    static BY_DIRECTIVE: LazyLock<ByName<Vec<&'static StockDefault>>> = LazyLock::new(|| {
+        let mut rows = ByName::<Vec<_>>::default();
+        for d in NGINX_DEFAULTS {
+            rows.entry(d.directive).or_default().push(d);
+        }
+        rows
+    });
+    BY_DIRECTIVE
+        .get(directive)?
         .iter()
-        .take_while(|d| d.directive == directive)
-        .filter(|d| d.since <= version)
-        .last()
+        .rev()
+        .find(|d| d.since <= version)
         .map(|d| d.value)
 }
 
@@ -673,14 +705,10 @@ pub fn doc_link(name: &str) -> &'static str {
             "https://www.freedesktop.org/software/systemd/man/latest/systemd.exec.html#LimitCPU=",
         ),
     ];
-    static SORTED: std::sync::LazyLock<Vec<(&'static str, &'static str)>> =
-        std::sync::LazyLock::new(|| {
-            let mut rows = NGINX.to_vec();
-            rows.sort_unstable();
-            rows
-        });
-    if let Ok(i) = SORTED.binary_search_by_key(&name, |(n, _)| n) {
-        return SORTED[i].1;
+    static BY_NAME: LazyLock<ByName<&'static str>> =
+        LazyLock::new(|| NGINX.iter().copied().collect());
+    if let Some(url) = BY_NAME.get(name) {
+        return url;
     }
     if let Some((_, url)) = PREFIXED.iter().find(|(p, _)| name.starts_with(p)) {
         return url;

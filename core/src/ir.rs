@@ -20,7 +20,7 @@ pub enum Node<'a> {
         /// Directive name.
         name: &'a str,
         /// Arguments, unquoted.
-        args: &'a [String],
+        args: &'a [Cow<'static, str>],
     },
     /// `name args { children }`
     Block {
@@ -48,6 +48,9 @@ impl<'a> Node<'a> {
 const WIDTH: usize = 92;
 /// One level of indentation.
 const INDENT: &str = "    ";
+/// Indentation and comment marker of the depths the renderers use, so that writing a level
+/// allocates nothing; deeper levels build theirs.
+const PREFIXES: [&str; 4] = ["# ", "    # ", "        # ", "            # "];
 
 /// Writes `nodes` as nginx configuration text.
 pub fn write(nodes: &[Node<'_>]) -> String {
@@ -57,28 +60,31 @@ pub fn write(nodes: &[Node<'_>]) -> String {
 }
 
 fn write_level(out: &mut String, nodes: &[Node<'_>], depth: usize) {
-    let indent = &INDENT.repeat(depth);
-    let mut prefix = indent.clone();
-    prefix.push_str("# ");
+    let prefix: Cow<str> = match PREFIXES.get(depth) {
+        Some(prefix) => Cow::Borrowed(prefix),
+        None => Cow::Owned(INDENT.repeat(depth) + "# "),
+    };
+    let prefix = &*prefix;
+    let indent = prefix.strip_suffix("# ").unwrap_or(prefix);
     for node in nodes {
         match node {
             Node::Blank => out.push('\n'),
             Node::Comment(text) => push_wrapped(
                 out,
-                &prefix,
+                prefix,
                 text,
                 WIDTH.saturating_sub(prefix.len()).max(40),
             ),
             Node::Reason(reason) => push_reason(
                 out,
-                &prefix,
+                prefix,
                 reason,
                 WIDTH.saturating_sub(prefix.len()).max(40),
             ),
             Node::Directive { name, args } => {
                 out.push_str(indent);
                 out.push_str(name);
-                push_args(out, args.iter().map(String::as_str));
+                push_args(out, args.iter().map(AsRef::as_ref));
                 out.push_str(";\n");
             }
             Node::Block {
@@ -106,10 +112,27 @@ fn push_args<'s>(out: &mut String, args: impl Iterator<Item = &'s str>) {
 }
 
 fn needs_quotes(arg: &str) -> bool {
+    // Bytes first: ASCII whitespace (as `char::is_whitespace` defines it) and syntax; only
+    // non-ASCII text needs the slower check for Unicode whitespace.
     arg.is_empty()
-        || arg
-            .chars()
-            .any(|c| c.is_whitespace() || matches!(c, ';' | '{' | '}' | '"' | '\'' | '#'))
+        || arg.bytes().any(|b| {
+            matches!(
+                b,
+                b'\t'
+                    | b'\n'
+                    | b'\x0B'
+                    | b'\x0C'
+                    | b'\r'
+                    | b' '
+                    | b';'
+                    | b'{'
+                    | b'}'
+                    | b'"'
+                    | b'\''
+                    | b'#'
+            )
+        })
+        || (!arg.is_ascii() && arg.chars().any(char::is_whitespace))
 }
 
 fn push_quoted(out: &mut String, arg: &str) {
@@ -156,6 +179,10 @@ fn push_line(out: &mut String, prefix: &str, line: &str) {
 /// Greedy line breaking at single spaces, copying whole lines. Widths count characters,
 /// not bytes, because translations are not ASCII.
 fn push_paragraph(out: &mut String, prefix: &str, text: &str, width: usize) {
+    if text.len() <= width {
+        // No more characters than bytes: it fits.
+        return push_line(out, prefix, text);
+    }
     if text.is_ascii() {
         return push_ascii_paragraph(out, prefix, text, width);
     }
@@ -206,20 +233,29 @@ fn push_ascii_paragraph(out: &mut String, prefix: &str, text: &str, width: usize
 /// the stock default.
 pub fn push_reason(out: &mut String, prefix: &str, reason: &Reason, width: usize) {
     push_wrapped(out, prefix, reason.why, width);
-    let mut details = String::new();
-    if let Some(formula) = &reason.formula {
-        details.push_str(formula);
-    }
-    if let Some(default) = reason.default {
-        if !details.is_empty() {
-            details.push_str("; ");
+    match (reason.formula.as_deref(), reason.default) {
+        (None, None) => {}
+        (Some(formula), None) => push_wrapped(out, prefix, formula, width),
+        (None, Some(default)) => push_joined(out, prefix, &["default: ", default], width),
+        (Some(formula), Some(default)) => {
+            push_joined(out, prefix, &[formula, "; default: ", default], width);
         }
-        details.push_str("default: ");
-        details.push_str(default);
     }
-    if !details.is_empty() {
-        push_wrapped(out, prefix, &details, width);
+}
+
+/// [`push_wrapped`] of the concatenation of `parts`, which are joined only when the text
+/// does not fit on one line.
+fn push_joined(out: &mut String, prefix: &str, parts: &[&str], width: usize) {
+    let len: usize = parts.iter().map(|p| p.len()).sum();
+    if len == 0 || len > width || parts.iter().any(|p| p.contains('\n')) {
+        push_wrapped(out, prefix, &parts.concat(), width);
+        return;
     }
+    out.push_str(prefix);
+    for part in parts {
+        out.push_str(part);
+    }
+    out.push('\n');
 }
 
 /// Splits `text` into lines as [`push_wrapped`] does, without a prefix.
@@ -235,7 +271,7 @@ mod tests {
 
     #[test]
     fn writes_nested_blocks_and_quotes() {
-        let args = ["Connection".to_owned(), String::new()];
+        let args = ["Connection".into(), "".into()];
         let tree = vec![
             Node::Comment("top".into()),
             Node::block(

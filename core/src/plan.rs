@@ -3,6 +3,8 @@
 //!
 //! Renderers are pure functions of the [`Plan`]; nothing here knows about output syntax.
 
+use std::borrow::Cow;
+
 use serde::Serialize;
 
 use crate::gates::{ADVISORIES, Feature, doc_link, stock_default};
@@ -122,8 +124,8 @@ pub struct Setting {
     pub scope: Scope,
     /// Directive, sysctl key or systemd setting.
     pub name: &'static str,
-    /// Its arguments.
-    pub args: Vec<String>,
+    /// Its arguments: fixed text is borrowed, computed values are owned.
+    pub args: Vec<Cow<'static, str>>,
     /// Why.
     pub reason: Reason,
 }
@@ -346,12 +348,23 @@ impl Builder<'_> {
         }
     }
 
-    fn set<S: ToString>(&mut self, scope: Scope, name: &'static str, args: &[S], w: Why) {
+    /// A setting whose arguments are fixed text.
+    fn set(&mut self, scope: Scope, name: &'static str, args: &[&'static str], w: Why) {
+        let args = args.iter().copied().map(Cow::Borrowed).collect();
+        self.set_args(scope, name, args, w);
+    }
+
+    /// A setting with one computed argument.
+    fn set_value(&mut self, scope: Scope, name: &'static str, value: &impl ToString, w: Why) {
+        self.set_args(scope, name, vec![Cow::Owned(value.to_string())], w);
+    }
+
+    fn set_args(&mut self, scope: Scope, name: &'static str, args: Vec<Cow<'static, str>>, w: Why) {
         let reason = self.reason(name, w);
         self.settings.push(Setting {
             scope,
             name,
-            args: args.iter().map(ToString::to_string).collect(),
+            args,
             reason,
         });
     }
@@ -373,10 +386,10 @@ impl Builder<'_> {
             )
             .inputs(&["layout"]),
         );
-        self.set(
+        self.set_value(
             Scope::Main,
             "worker_processes",
-            &[t.workers],
+            &t.workers,
             why("worker_processes", "One worker per vCPU, written as a number: `auto` counts the host's CPUs and ignores container CPU limits and affinity.")
                 .formula(format!("vcpu = {}", t.workers))
                 .inputs(&["vcpu"]),
@@ -384,10 +397,10 @@ impl Builder<'_> {
         let ofc = t.open_file_cache.map_or(0, |c| c.max);
         let keepalive = t.upstream_keepalive.unwrap_or(0);
         let per_conn = if i.workload.serves_files() { 2 } else { 1 };
-        self.set(
+        self.set_value(
             Scope::Main,
             "worker_rlimit_nofile",
-            &[t.rlimit_nofile],
+            &t.rlimit_nofile,
             why("worker_rlimit_nofile", "Open files per worker: at least twice worker_connections, and enough for every connection, cached open file and upstream keepalive socket at once.")
                 .formula(format!(
                     "max(2 × {wc}, {per_conn} × {wc} + {ofc} open_file_cache + {keepalive} keepalive + 64) rounded up to 1024 = {}",
@@ -420,10 +433,10 @@ impl Builder<'_> {
         if i.workload.serves_files() {
             self.set(Scope::Main, "pcre_jit", &["on"], why("pcre_jit", "Compile the static-asset location's regular expression to machine code once at start; every request that is not an asset is matched against it.").inputs(&["workload"]));
         }
-        self.set(
+        self.set_value(
             Scope::Events,
             "worker_connections",
-            &[t.worker_connections],
+            &t.worker_connections,
             why("worker_connections", "Connection slots per worker: the planned clients with 50% headroom, plus a slot per upstream connection and the keepalive pool. Each slot is preallocated (≈0.42 KB), so it is not oversized.")
                 .formula(format!(
                     "ceil({} clients × 1.5 / {} workers) × (1 + {}) + {keepalive} keepalive + {} spare, rounded up to 1024 = {}",
@@ -481,7 +494,7 @@ impl Builder<'_> {
         self.set(
             h,
             "types_hash_max_size",
-            &[2048],
+            &["2048"],
             why(
                 "types_hash_max_size",
                 "Room for the full media-type list without a start-up warning.",
@@ -530,7 +543,7 @@ impl Builder<'_> {
             self.set(
                 h,
                 "keepalive_requests",
-                &[10000],
+                &["10000"],
                 why(
                     "keepalive_requests.lb",
                     "Few, long-lived connections from the balancer carry many requests each.",
@@ -539,7 +552,7 @@ impl Builder<'_> {
             );
         } else {
             self.set(h, "keepalive_timeout", &["30s"], why("keepalive_timeout", "Long enough for a page and its assets, short enough that idle browsers give their slots back.").inputs(&["behind_lb"]));
-            self.set(h, "keepalive_requests", &[1000], why("keepalive_requests", "Requests per client connection before it is recycled (the default since nginx 1.19.10, written for older versions)."));
+            self.set(h, "keepalive_requests", &["1000"], why("keepalive_requests", "Requests per client connection before it is recycled (the default since nginx 1.19.10, written for older versions)."));
         }
         match i.workload {
             Workload::Static => self.omit("client_body_buffer_size", why("omit.client_body_buffer_size", "A static site receives almost no request bodies; the default two pages are enough.")),
@@ -573,10 +586,10 @@ impl Builder<'_> {
             why("access_log", "Buffer log lines: one write per 64 KiB instead of one per request. Up to 5 s of lines can be lost in a crash."),
         );
         if let Some(ofc) = t.open_file_cache {
-            self.set(
+            self.set_args(
                 h,
                 "open_file_cache",
-                &[format!("max={}", ofc.max), "inactive=60s".into()],
+                vec![format!("max={}", ofc.max).into(), "inactive=60s".into()],
                 why("open_file_cache", "Keep descriptors of hot files open, per worker; the entries count against worker_rlimit_nofile.")
                     .formula(format!("clamp(1.2 × {} files, 1000, 65536) = {}", i.static_files, ofc.max))
                     .inputs(&["static_files", "workload"]),
@@ -593,7 +606,7 @@ impl Builder<'_> {
             self.set(
                 h,
                 "open_file_cache_min_uses",
-                &[2],
+                &["2"],
                 why(
                     "open_file_cache_min_uses",
                     "Cache only files asked for twice, so one-off requests do not evict hot files.",
@@ -610,14 +623,14 @@ impl Builder<'_> {
         self.set(
             h,
             "gzip_comp_level",
-            &[1],
+            &["1"],
             why("gzip_comp_level", "Level 1 compresses nearly as well as 5 for a fraction of the CPU; higher levels make a busy server CPU-bound. Static files are precompressed at level 9 instead.")
                 .inputs(&["workload"]),
         );
         self.set(
             h,
             "gzip_min_length",
-            &[256],
+            &["256"],
             why(
                 "gzip_min_length",
                 "Below about 256 bytes compression saves less than it costs.",
@@ -648,7 +661,7 @@ impl Builder<'_> {
                 )
                 .inputs(&["brotli"]),
             );
-            self.set(h, "brotli_comp_level", &[3], why("brotli_comp_level", "Levels up to 4 cost about as much CPU as gzip's lowest while compressing better; static files are precompressed at 11.").inputs(&["brotli"]));
+            self.set(h, "brotli_comp_level", &["3"], why("brotli_comp_level", "Levels up to 4 cost about as much CPU as gzip's lowest while compressing better; static files are precompressed at 11.").inputs(&["brotli"]));
             self.set(
                 h,
                 "brotli_types",
@@ -670,7 +683,7 @@ impl Builder<'_> {
         }
         if i.behind_lb {
             for cidr in &i.trusted_proxies {
-                self.set(h, "set_real_ip_from", &[cidr], why("set_real_ip_from", "Trust X-Forwarded-For only from the load balancers, so logs and limits see the real client address.").inputs(&["trusted_proxies"]));
+                self.set_value(h, "set_real_ip_from", cidr, why("set_real_ip_from", "Trust X-Forwarded-For only from the load balancers, so logs and limits see the real client address.").inputs(&["trusted_proxies"]));
             }
             self.set(
                 h,
@@ -730,10 +743,10 @@ impl Builder<'_> {
                 .formula(format!("OpenSSL {} {} 3.5.0", i.openssl_version, if v.has(Feature::PostQuantumKex) { "≥" } else { "<" }))
                 .inputs(&["openssl_version"]),
         );
-        self.set(
+        self.set_args(
             h,
             "ssl_session_cache",
-            &[format!("shared:SSL:{}m", t.session_cache_mib)],
+            vec![format!("shared:SSL:{}m", t.session_cache_mib).into()],
             why("ssl_session_cache", "Shared by all workers; one MiB holds about 4000 sessions, four per planned concurrent client.")
                 .formula(format!("ceil({} clients / 1000) MiB = {}m", t.clients, t.session_cache_mib))
                 .inputs(&["clients", "vcpu", "ram"]),
@@ -764,18 +777,18 @@ impl Builder<'_> {
             return;
         }
         for upstream in &i.upstreams {
-            self.set(
+            self.set_value(
                 Scope::Upstream,
                 "server",
-                &[upstream],
+                &upstream,
                 why("upstream.server", "An application server.").inputs(&["upstreams"]),
             );
         }
         let keepalive = t.upstream_keepalive.unwrap_or(8);
-        self.set(
+        self.set_value(
             Scope::Upstream,
             "keepalive",
-            &[keepalive],
+            &keepalive,
             why("keepalive", "Idle connections to the application kept open per worker, so requests skip the TCP handshake and do not exhaust ephemeral ports.")
                 .formula(format!(
                     "1.2 × {} clients / {} workers × {}% in flight, rounded up to 8, within 8..512 = {keepalive}",
@@ -849,20 +862,20 @@ impl Builder<'_> {
             ),
         );
         if let Some(b) = t.proxy {
-            self.set(
+            self.set_args(
                 scope,
                 "proxy_buffer_size",
-                &[kib(b.header)],
+                vec![kib(b.header).into()],
                 why(
                     "proxy_buffer_size",
                     "Room for the application's response headers, cookies and tokens included.",
                 )
                 .inputs(&["workload"]),
             );
-            self.set(
+            self.set_args(
                 scope,
                 "proxy_buffers",
-                &[b.count.to_string(), kib(b.size)],
+                vec![b.count.to_string().into(), kib(b.size).into()],
                 why("proxy_buffers", "A typical response body fits in memory, so the upstream connection is released at once instead of waiting for a slow client; few large buffers read it in one or two calls instead of eight (measured faster than 8 4k).")
                     .formula(format!(
                         "size = clamp(pow2({}), 4k, 32k) = {}; count = max(ceil({} / size) + 1, 4, 1 + ceil({} / size)) = {}",
@@ -874,10 +887,10 @@ impl Builder<'_> {
                     ))
                     .inputs(&["response_size", "workload"]),
             );
-            self.set(
+            self.set_args(
                 scope,
                 "proxy_busy_buffers_size",
-                &[kib(b.busy)],
+                vec![kib(b.busy).into()],
                 why("proxy_busy_buffers_size", "What may be busy sending to the client; nginx requires it between the largest buffer and all buffers but one.")
                     .formula(format!(
                         "clamp(2 × {}, {}, ({} − 1) × {}) = {}",
@@ -895,16 +908,16 @@ impl Builder<'_> {
 
     /// The listen options that may appear once per address and port, written on the
     /// catch-all server that owns the port.
-    fn listen_options(&self, tls: bool) -> Vec<String> {
+    fn listen_options(&self, tls: bool) -> Vec<Cow<'static, str>> {
         let t = self.t;
-        let mut options = vec!["default_server".to_owned()];
+        let mut options = vec!["default_server".into()];
         if t.reuseport {
             options.push("reuseport".into());
         }
-        options.push(format!("backlog={}", t.backlog));
+        options.push(format!("backlog={}", t.backlog).into());
         options.push("deferred".into());
         if let (Some(queue), false) = (t.fastopen, tls) {
-            options.push(format!("fastopen={queue}"));
+            options.push(format!("fastopen={queue}").into());
         }
         options
     }
@@ -944,26 +957,26 @@ impl Builder<'_> {
         let catch_all = Scope::Server {
             server: ServerRole::CatchAll,
         };
-        let mut args = vec![i.listen.to_string()];
+        let mut args = vec![i.listen.to_string().into()];
         args.extend(self.listen_options(false));
         let w = self.listen_why(false);
-        self.set(catch_all, "listen", &args, w);
-        self.set(catch_all, "return", &[444], why("return.catch_all", "Close connections for host names this server does not serve, instead of showing the first site to scanners."));
+        self.set_args(catch_all, "listen", args, w);
+        self.set(catch_all, "return", &["444"], why("return.catch_all", "Close connections for host names this server does not serve, instead of showing the first site to scanners."));
 
         if i.tls {
             let scope = Scope::Server {
                 server: ServerRole::CatchAllTls,
             };
             let port = i.listen.with_port(i.tls_port);
-            let mut args = vec![port.clone(), "ssl".into()];
+            let mut args = vec![port.clone().into(), "ssl".into()];
             if !v.has(Feature::Http2Directive) {
                 args.push("http2".into());
             }
             args.extend(self.listen_options(true));
             let w = self.listen_why(true);
-            self.set(scope, "listen", &args, w);
+            self.set_args(scope, "listen", args, w);
             if i.http3 {
-                self.set(scope, "listen", &[port, "quic".into(), "default_server".into(), "reuseport".into()], why("listen.quic", "HTTP/3 over UDP on the same port; reuseport is required for QUIC with several workers.").inputs(&["http3"]));
+                self.set_args(scope, "listen", vec![port.into(), "quic".into(), "default_server".into(), "reuseport".into()], why("listen.quic", "HTTP/3 over UDP on the same port; reuseport is required for QUIC with several workers.").inputs(&["http3"]));
             }
             if v.has(Feature::SslRejectHandshake) {
                 self.set(scope, "ssl_reject_handshake", &["on"], why("ssl_reject_handshake", "Refuse TLS for unknown host names without presenting the site's certificate.").inputs(&["nginx_version"]));
@@ -971,31 +984,31 @@ impl Builder<'_> {
                     server: ServerRole::CatchAllTls,
                     location: LocationRole::Root,
                 };
-                self.set(misdirected, "return", &[421], why("return.misdirected", "A browser may reuse the site's HTTP/2 connection for another host name; such requests land here and get 421 Misdirected Request, so the browser opens a proper connection."));
+                self.set(misdirected, "return", &["421"], why("return.misdirected", "A browser may reuse the site's HTTP/2 connection for another host name; such requests land here and get 421 Misdirected Request, so the browser opens a proper connection."));
             } else {
                 self.certificate(scope);
-                self.set(scope, "return", &[444], why("return.catch_all", "Close connections for host names this server does not serve, instead of showing the first site to scanners."));
+                self.set(scope, "return", &["444"], why("return.catch_all", "Close connections for host names this server does not serve, instead of showing the first site to scanners."));
             }
         }
 
         let site = Scope::Server {
             server: ServerRole::Site,
         };
-        let names: Vec<&str> = i
+        let names: Vec<Cow<'static, str>> = i
             .server_names
             .iter()
-            .map(crate::inputs::ServerName::as_str)
+            .map(|n| n.as_str().to_owned().into())
             .collect();
-        self.set(
+        self.set_args(
             site,
             "listen",
-            &[i.listen.to_string()],
+            vec![i.listen.to_string().into()],
             why("listen.site", "The site on plain HTTP.").inputs(&["listen"]),
         );
-        self.set(
+        self.set_args(
             site,
             "server_name",
-            &names,
+            names,
             why("server_name", "The names this site answers to.").inputs(&["server_names"]),
         );
         if i.tls {
@@ -1038,20 +1051,20 @@ impl Builder<'_> {
             || format!("/etc/letsencrypt/live/{name}/privkey.pem"),
             |p| p.as_str().to_owned(),
         );
-        self.set(
+        self.set_args(
             scope,
             "ssl_certificate",
-            &[cert],
+            vec![cert.into()],
             why(
                 "ssl_certificate",
                 "The certificate chain (Let's Encrypt's path unless one is given).",
             )
             .inputs(&["tls_cert", "server_names"]),
         );
-        self.set(
+        self.set_args(
             scope,
             "ssl_certificate_key",
-            &[key],
+            vec![key.into()],
             why(
                 "ssl_certificate_key",
                 "The private key of that certificate.",
@@ -1067,14 +1080,14 @@ impl Builder<'_> {
             server: ServerRole::SiteTls,
         };
         let port = i.listen.with_port(i.tls_port);
-        let mut args = vec![port.clone(), "ssl".to_owned()];
+        let mut args = vec![port.clone().into(), "ssl".into()];
         if !v.has(Feature::Http2Directive) {
             args.push("http2".into());
         }
-        self.set(
+        self.set_args(
             scope,
             "listen",
-            &args,
+            args,
             why(
                 "listen.tls",
                 "The site on HTTPS; before nginx 1.25.1 HTTP/2 is switched on here.",
@@ -1082,10 +1095,10 @@ impl Builder<'_> {
             .inputs(&["tls_port", "nginx_version"]),
         );
         if i.http3 {
-            self.set(
+            self.set_args(
                 scope,
                 "listen",
-                &[port, "quic".into()],
+                vec![port.into(), "quic".into()],
                 why("listen.quic.site", "The site on HTTP/3.").inputs(&["http3"]),
             );
             self.set(
@@ -1098,15 +1111,15 @@ impl Builder<'_> {
         if v.has(Feature::Http2Directive) {
             self.set(scope, "http2", &["on"], why("http2", "HTTP/2 for TLS clients; nginx ≥ 1.25.1 switches it on with this directive (the listen parameter is deprecated).").inputs(&["nginx_version"]));
         }
-        let names: Vec<&str> = i
+        let names: Vec<Cow<'static, str>> = i
             .server_names
             .iter()
-            .map(crate::inputs::ServerName::as_str)
+            .map(|n| n.as_str().to_owned().into())
             .collect();
-        self.set(
+        self.set_args(
             scope,
             "server_name",
-            &names,
+            names,
             why("server_name", "The names this site answers to.").inputs(&["server_names"]),
         );
         self.certificate(scope);
@@ -1141,13 +1154,13 @@ impl Builder<'_> {
             why("hsts", "Browsers use HTTPS only, for two years (Mozilla)."),
         );
         if i.http3 {
-            self.set(
+            self.set_args(
                 scope,
                 "add_header",
-                &[
-                    "Alt-Svc",
-                    &format!("h3=\":{}\"; ma=86400", i.tls_port),
-                    "always",
+                vec![
+                    "Alt-Svc".into(),
+                    format!("h3=\":{}\"; ma=86400", i.tls_port).into(),
+                    "always".into(),
                 ],
                 why("alt_svc", "Tell browsers HTTP/3 is available on this port.")
                     .inputs(&["http3", "tls_port"]),
@@ -1190,10 +1203,10 @@ impl Builder<'_> {
                     .root
                     .as_ref()
                     .map_or(i.layout.default_root(), |r| r.as_str());
-                self.set(
+                self.set_args(
                     scope,
                     "root",
-                    &[document_root],
+                    vec![document_root.to_owned().into()],
                     why("root", "Where the site's files are.").inputs(&["root", "layout"]),
                 );
                 self.set(
@@ -1243,19 +1256,19 @@ impl Builder<'_> {
     fn sysctl(&mut self) {
         let (i, t) = (self.i, self.t);
         let s = Scope::Sysctl;
-        self.set(
+        self.set_value(
             s,
             "net.core.somaxconn",
-            &[t.somaxconn],
+            &t.somaxconn,
             why("net.core.somaxconn", "The kernel caps every listen queue at this value; it must be at least the backlog= on nginx's listen, and is never set below the kernel's own default.")
                 .formula(format!("max(backlog {}, kernel default {}) = {}", t.backlog, tuning::SOMAXCONN_DEFAULT, t.somaxconn))
                 .inputs(&["clients", "vcpu"]),
         );
         if t.backlog > t.syn_backlog_default {
-            self.set(
+            self.set_value(
                 s,
                 "net.ipv4.tcp_max_syn_backlog",
-                &[t.backlog],
+                &t.backlog,
                 why("net.ipv4.tcp_max_syn_backlog", "Half-open connections the kernel keeps while SYN cookies are off; raised to the listen backlog.")
                     .formula(format!("backlog {} > kernel default {} for {}", t.backlog, t.syn_backlog_default, i.ram))
                     .inputs(&["ram", "clients"]),
@@ -1270,15 +1283,15 @@ impl Builder<'_> {
             );
         }
         if t.fastopen.is_some() {
-            self.set(s, "net.ipv4.tcp_fastopen", &[3], why("net.ipv4.tcp_fastopen", "Enable TCP Fast Open for servers too; paired with fastopen= on the listen socket. Only for static files, because a SYN's data may be replayed.").inputs(&["workload", "behind_lb"]));
+            self.set(s, "net.ipv4.tcp_fastopen", &["3"], why("net.ipv4.tcp_fastopen", "Enable TCP Fast Open for servers too; paired with fastopen= on the listen socket. Only for static files, because a SYN's data may be replayed.").inputs(&["workload", "behind_lb"]));
         } else {
             self.omit("net.ipv4.tcp_fastopen", why("omit.net.ipv4.tcp_fastopen", "Fast Open data may be replayed, so it is used only for static files served directly; without fastopen= on the listen socket the sysctl does nothing."));
         }
         if i.workload.proxies() {
-            self.set(
+            self.set_args(
                 s,
                 "net.ipv4.ip_local_port_range",
-                &[tuning_port_range()],
+                vec![tuning_port_range().into()],
                 why("net.ipv4.ip_local_port_range", "More ephemeral ports for connections to the application, starting above the usual service ports so none is taken before its service binds it.")
                     .inputs(&["workload"]),
             );
@@ -1293,9 +1306,9 @@ impl Builder<'_> {
             reserved.sort_unstable();
             reserved.dedup();
             let list: Vec<String> = reserved.iter().map(ToString::to_string).collect();
-            self.set(s, "net.ipv4.ip_local_reserved_ports", &[list.join(",")], why("net.ipv4.ip_local_reserved_ports", "Service ports inside the widened range (memcached, RabbitMQ, MongoDB and local upstreams) stay free for their services.").inputs(&["upstreams"]));
+            self.set_args(s, "net.ipv4.ip_local_reserved_ports", vec![list.join(",").into()], why("net.ipv4.ip_local_reserved_ports", "Service ports inside the widened range (memcached, RabbitMQ, MongoDB and local upstreams) stay free for their services.").inputs(&["upstreams"]));
             if i.upstreams.iter().any(|u| !u.is_local()) {
-                self.set(s, "net.ipv4.tcp_tw_reuse", &[1], why("net.ipv4.tcp_tw_reuse", "Reuse TIME-WAIT ports for new outgoing connections to remote application servers; the default (2) does it only for loopback.").inputs(&["upstreams"]));
+                self.set(s, "net.ipv4.tcp_tw_reuse", &["1"], why("net.ipv4.tcp_tw_reuse", "Reuse TIME-WAIT ports for new outgoing connections to remote application servers; the default (2) does it only for loopback.").inputs(&["upstreams"]));
             } else {
                 self.omit("net.ipv4.tcp_tw_reuse", why("omit.net.ipv4.tcp_tw_reuse.local", "The default (2) already reuses TIME-WAIT ports on loopback, where these upstreams are."));
             }
@@ -1310,10 +1323,10 @@ impl Builder<'_> {
             self.omit("net.ipv4.tcp_tw_reuse", why("omit.net.ipv4.tcp_tw_reuse", "It affects only outgoing connections, and a static site opens none (the default is 2, not 0)."));
         }
         if let Some(file_max) = t.file_max {
-            self.set(
+            self.set_value(
                 s,
                 "fs.file-max",
-                &[file_max],
+                &file_max,
                 why("fs.file-max", "The workers together may open more files than the kernel's default allows; raised, never lowered.")
                     .formula(format!("{} workers × {} + 65536 > {} (RAM KiB / 10)", t.workers, t.rlimit_nofile, t.file_max_default))
                     .inputs(&["vcpu", "ram"]),
@@ -1323,15 +1336,15 @@ impl Builder<'_> {
         }
         if i.http3 {
             for key in ["net.core.rmem_max", "net.core.wmem_max"] {
-                self.set(s, key, &[7_500_000], why("udp_buffers", "QUIC sends and receives through UDP socket buffers; larger maxima avoid drops at high rates.").inputs(&["http3"]));
+                self.set(s, key, &["7500000"], why("udp_buffers", "QUIC sends and receives through UDP socket buffers; larger maxima avoid drops at high rates.").inputs(&["http3"]));
             }
         }
         self.omit("net.core.netdev_max_backlog", why("omit.net.core.netdev_max_backlog", "Raise it only when the second column of /proc/net/softnet_stat (drops) grows; the default suits VPS network rates."));
         let wc = t.worker_connections;
-        self.set(
+        self.set_value(
             Scope::Systemd,
             "LimitNOFILE",
-            &[t.limit_nofile],
+            &t.limit_nofile,
             why("LimitNOFILE", "The service's file limit, at least worker_rlimit_nofile; never below systemd's default hard limit, which a smaller value would lower.")
                 .formula(format!("max(worker_rlimit_nofile {}, {}) = {} ≥ 2 × {wc}", t.rlimit_nofile, tuning::SYSTEMD_HARD_NOFILE, t.limit_nofile))
                 .inputs(&["vcpu", "ram", "workload"]),

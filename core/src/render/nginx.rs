@@ -38,7 +38,7 @@ fn omitted_nodes(plan: &Plan) -> Vec<Node<'_>> {
     ];
     for o in nginx {
         nodes.push(Node::Comment(
-            format!("- {}: {}", o.name, o.reason.why).into(),
+            ["- ", o.name, ": ", o.reason.why].concat().into(),
         ));
     }
     nodes

@@ -1,8 +1,6 @@
 //! The `sysctl.d` file: `key = value` lines under their reasons.
 
-use std::fmt::Write;
-
-use super::header_lines;
+use super::{header_lines, push_value};
 use crate::ir::{push_reason, push_wrapped};
 use crate::plan::{Plan, Scope};
 
@@ -20,7 +18,10 @@ pub fn sysctl(plan: &Plan) -> String {
     for setting in plan.in_scope(Scope::Sysctl) {
         out.push('\n');
         push_reason(&mut out, "# ", &setting.reason, 90);
-        let _ = writeln!(out, "{} = {}", setting.name, setting.value());
+        out.push_str(setting.name);
+        out.push_str(" = ");
+        push_value(&mut out, setting);
+        out.push('\n');
     }
     let omitted: Vec<_> = plan
         .omitted
@@ -31,7 +32,7 @@ pub fn sysctl(plan: &Plan) -> String {
         out.push('\n');
         comment_lines(&mut out, "Left at the kernel's defaults on purpose:");
         for o in omitted {
-            comment_lines(&mut out, &format!("- {}: {}", o.name, o.reason.why));
+            comment_lines(&mut out, &["- ", o.name, ": ", o.reason.why].concat());
         }
     }
     out

@@ -1,8 +1,6 @@
 //! The systemd drop-in for `nginx.service`.
 
-use std::fmt::Write;
-
-use super::header_lines;
+use super::{header_lines, push_value};
 use crate::ir::{push_reason, push_wrapped};
 use crate::plan::{Plan, Scope};
 
@@ -17,7 +15,10 @@ pub fn systemd(plan: &Plan) -> String {
     out.push_str("\n[Service]\n");
     for setting in plan.in_scope(Scope::Systemd) {
         push_reason(&mut out, "# ", &setting.reason, 90);
-        let _ = writeln!(out, "{}={}", setting.name, setting.value());
+        out.push_str(setting.name);
+        out.push('=');
+        push_value(&mut out, setting);
+        out.push('\n');
     }
     out
 }

@@ -23,10 +23,10 @@ pub fn location_args(role: LocationRole) -> Vec<String> {
     args.iter().map(|s| (*s).to_owned()).collect()
 }
 
-fn leaf(name: &str, args: &[String]) -> Directive {
+fn leaf(name: &str, args: &[impl ToString]) -> Directive {
     Directive {
         name: name.to_owned(),
-        args: args.to_vec(),
+        args: args.iter().map(ToString::to_string).collect(),
         block: None,
         line: 0,
     }
