@@ -481,23 +481,49 @@ impl Hasher for Fnv {
     }
 }
 
+/// What the tables know about one name.
+#[derive(Debug, Default)]
+struct Known {
+    /// Its rows of [`NGINX_DEFAULTS`], in table order (so versions stay ascending).
+    defaults: Vec<&'static StockDefault>,
+    /// Its row of [`DOC_LINKS`].
+    doc: Option<&'static str>,
+}
+
+/// Both tables by name, built once: a plan looks up ~100 names.
+static KNOWN: LazyLock<ByName<Known>> = LazyLock::new(|| {
+    let mut known = ByName::<Known>::default();
+    for d in NGINX_DEFAULTS {
+        known.entry(d.directive).or_default().defaults.push(d);
+    }
+    for &(name, url) in DOC_LINKS {
+        known.entry(name).or_default().doc = Some(url);
+    }
+    known
+});
+
 /// nginx's default for `directive` at `version`, if nginx-gen knows it.
 pub fn stock_default(directive: &str, version: Version) -> Option<&'static str> {
-    // The rows of each directive, in table order (so versions stay ascending), built once:
-    // a plan looks up ~100 names.
-    static BY_DIRECTIVE: LazyLock<ByName<Vec<&'static StockDefault>>> = LazyLock::new(|| {
-        let mut rows = ByName::<Vec<_>>::default();
-        for d in NGINX_DEFAULTS {
-            rows.entry(d.directive).or_default().push(d);
-        }
-        rows
-    });
-    BY_DIRECTIVE
-        .get(directive)?
+    default_in(KNOWN.get(directive)?, version)
+}
+
+fn default_in(known: &Known, version: Version) -> Option<&'static str> {
+    known
+        .defaults
         .iter()
         .rev()
         .find(|d| d.since <= version)
         .map(|d| d.value)
+}
+
+/// [`stock_default`] and [`doc_link`] of `name` with one lookup; a plan asks both for
+/// every setting.
+pub fn default_and_doc(name: &str, version: Version) -> (Option<&'static str>, &'static str) {
+    let known = KNOWN.get(name);
+    (
+        known.and_then(|k| default_in(k, version)),
+        doc_in(known, name),
+    )
 }
 
 /// A published vulnerability that affects a range of nginx versions.
@@ -546,168 +572,175 @@ impl Advisory {
     }
 }
 
+/// Documentation pages of directives by name; other names are looked up by prefix in
+/// [`doc_link`].
+const DOC_LINKS: &[(&str, &str)] = &[
+    (
+        "worker_processes",
+        "https://nginx.org/en/docs/ngx_core_module.html#worker_processes",
+    ),
+    (
+        "worker_rlimit_nofile",
+        "https://nginx.org/en/docs/ngx_core_module.html#worker_rlimit_nofile",
+    ),
+    (
+        "worker_cpu_affinity",
+        "https://nginx.org/en/docs/ngx_core_module.html#worker_cpu_affinity",
+    ),
+    (
+        "worker_connections",
+        "https://nginx.org/en/docs/ngx_core_module.html#worker_connections",
+    ),
+    (
+        "multi_accept",
+        "https://nginx.org/en/docs/ngx_core_module.html#multi_accept",
+    ),
+    (
+        "pcre_jit",
+        "https://nginx.org/en/docs/ngx_core_module.html#pcre_jit",
+    ),
+    ("use", "https://nginx.org/en/docs/ngx_core_module.html#use"),
+    (
+        "accept_mutex",
+        "https://nginx.org/en/docs/ngx_core_module.html#accept_mutex",
+    ),
+    (
+        "user",
+        "https://nginx.org/en/docs/ngx_core_module.html#user",
+    ),
+    ("pid", "https://nginx.org/en/docs/ngx_core_module.html#pid"),
+    (
+        "error_log",
+        "https://nginx.org/en/docs/ngx_core_module.html#error_log",
+    ),
+    (
+        "include",
+        "https://nginx.org/en/docs/ngx_core_module.html#include",
+    ),
+    (
+        "load_module",
+        "https://nginx.org/en/docs/ngx_core_module.html#load_module",
+    ),
+    (
+        "gzip",
+        "https://nginx.org/en/docs/http/ngx_http_gzip_module.html#gzip",
+    ),
+    (
+        "gzip_comp_level",
+        "https://nginx.org/en/docs/http/ngx_http_gzip_module.html#gzip_comp_level",
+    ),
+    (
+        "gzip_min_length",
+        "https://nginx.org/en/docs/http/ngx_http_gzip_module.html#gzip_min_length",
+    ),
+    (
+        "gzip_types",
+        "https://nginx.org/en/docs/http/ngx_http_gzip_module.html#gzip_types",
+    ),
+    (
+        "gzip_proxied",
+        "https://nginx.org/en/docs/http/ngx_http_gzip_module.html#gzip_proxied",
+    ),
+    (
+        "gzip_vary",
+        "https://nginx.org/en/docs/http/ngx_http_gzip_module.html#gzip_vary",
+    ),
+    (
+        "gzip_static",
+        "https://nginx.org/en/docs/http/ngx_http_gzip_static_module.html#gzip_static",
+    ),
+    ("brotli", "https://github.com/google/ngx_brotli#brotli"),
+    (
+        "brotli_comp_level",
+        "https://github.com/google/ngx_brotli#brotli_comp_level",
+    ),
+    (
+        "brotli_types",
+        "https://github.com/google/ngx_brotli#brotli_types",
+    ),
+    (
+        "brotli_static",
+        "https://github.com/google/ngx_brotli#brotli_static",
+    ),
+    (
+        "access_log",
+        "https://nginx.org/en/docs/http/ngx_http_log_module.html#access_log",
+    ),
+    (
+        "set_real_ip_from",
+        "https://nginx.org/en/docs/http/ngx_http_realip_module.html#set_real_ip_from",
+    ),
+    (
+        "real_ip_header",
+        "https://nginx.org/en/docs/http/ngx_http_realip_module.html#real_ip_header",
+    ),
+    (
+        "real_ip_recursive",
+        "https://nginx.org/en/docs/http/ngx_http_realip_module.html#real_ip_recursive",
+    ),
+    (
+        "add_header",
+        "https://nginx.org/en/docs/http/ngx_http_headers_module.html#add_header",
+    ),
+    (
+        "expires",
+        "https://nginx.org/en/docs/http/ngx_http_headers_module.html#expires",
+    ),
+    (
+        "upstream",
+        "https://nginx.org/en/docs/http/ngx_http_upstream_module.html#upstream",
+    ),
+    (
+        "server",
+        "https://nginx.org/en/docs/http/ngx_http_upstream_module.html#server",
+    ),
+    (
+        "keepalive",
+        "https://nginx.org/en/docs/http/ngx_http_upstream_module.html#keepalive",
+    ),
+    (
+        "quic_retry",
+        "https://nginx.org/en/docs/http/ngx_http_v3_module.html#quic_retry",
+    ),
+    (
+        "http3",
+        "https://nginx.org/en/docs/http/ngx_http_v3_module.html#http3",
+    ),
+    (
+        "http2",
+        "https://nginx.org/en/docs/http/ngx_http_v2_module.html#http2",
+    ),
+    (
+        "thread_pool",
+        "https://nginx.org/en/docs/ngx_core_module.html#thread_pool",
+    ),
+];
+
 /// Documentation page for a directive, sysctl or systemd setting.
 pub fn doc_link(name: &str) -> &'static str {
-    const NGINX: &[(&str, &str)] = &[
-        (
-            "worker_processes",
-            "https://nginx.org/en/docs/ngx_core_module.html#worker_processes",
-        ),
-        (
-            "worker_rlimit_nofile",
-            "https://nginx.org/en/docs/ngx_core_module.html#worker_rlimit_nofile",
-        ),
-        (
-            "worker_cpu_affinity",
-            "https://nginx.org/en/docs/ngx_core_module.html#worker_cpu_affinity",
-        ),
-        (
-            "worker_connections",
-            "https://nginx.org/en/docs/ngx_core_module.html#worker_connections",
-        ),
-        (
-            "multi_accept",
-            "https://nginx.org/en/docs/ngx_core_module.html#multi_accept",
-        ),
-        (
-            "pcre_jit",
-            "https://nginx.org/en/docs/ngx_core_module.html#pcre_jit",
-        ),
-        ("use", "https://nginx.org/en/docs/ngx_core_module.html#use"),
-        (
-            "accept_mutex",
-            "https://nginx.org/en/docs/ngx_core_module.html#accept_mutex",
-        ),
-        (
-            "user",
-            "https://nginx.org/en/docs/ngx_core_module.html#user",
-        ),
-        ("pid", "https://nginx.org/en/docs/ngx_core_module.html#pid"),
-        (
-            "error_log",
-            "https://nginx.org/en/docs/ngx_core_module.html#error_log",
-        ),
-        (
-            "include",
-            "https://nginx.org/en/docs/ngx_core_module.html#include",
-        ),
-        (
-            "load_module",
-            "https://nginx.org/en/docs/ngx_core_module.html#load_module",
-        ),
-        (
-            "gzip",
-            "https://nginx.org/en/docs/http/ngx_http_gzip_module.html#gzip",
-        ),
-        (
-            "gzip_comp_level",
-            "https://nginx.org/en/docs/http/ngx_http_gzip_module.html#gzip_comp_level",
-        ),
-        (
-            "gzip_min_length",
-            "https://nginx.org/en/docs/http/ngx_http_gzip_module.html#gzip_min_length",
-        ),
-        (
-            "gzip_types",
-            "https://nginx.org/en/docs/http/ngx_http_gzip_module.html#gzip_types",
-        ),
-        (
-            "gzip_proxied",
-            "https://nginx.org/en/docs/http/ngx_http_gzip_module.html#gzip_proxied",
-        ),
-        (
-            "gzip_vary",
-            "https://nginx.org/en/docs/http/ngx_http_gzip_module.html#gzip_vary",
-        ),
-        (
-            "gzip_static",
-            "https://nginx.org/en/docs/http/ngx_http_gzip_static_module.html#gzip_static",
-        ),
-        ("brotli", "https://github.com/google/ngx_brotli#brotli"),
-        (
-            "brotli_comp_level",
-            "https://github.com/google/ngx_brotli#brotli_comp_level",
-        ),
-        (
-            "brotli_types",
-            "https://github.com/google/ngx_brotli#brotli_types",
-        ),
-        (
-            "brotli_static",
-            "https://github.com/google/ngx_brotli#brotli_static",
-        ),
-        (
-            "access_log",
-            "https://nginx.org/en/docs/http/ngx_http_log_module.html#access_log",
-        ),
-        (
-            "set_real_ip_from",
-            "https://nginx.org/en/docs/http/ngx_http_realip_module.html#set_real_ip_from",
-        ),
-        (
-            "real_ip_header",
-            "https://nginx.org/en/docs/http/ngx_http_realip_module.html#real_ip_header",
-        ),
-        (
-            "real_ip_recursive",
-            "https://nginx.org/en/docs/http/ngx_http_realip_module.html#real_ip_recursive",
-        ),
-        (
-            "add_header",
-            "https://nginx.org/en/docs/http/ngx_http_headers_module.html#add_header",
-        ),
-        (
-            "expires",
-            "https://nginx.org/en/docs/http/ngx_http_headers_module.html#expires",
-        ),
-        (
-            "upstream",
-            "https://nginx.org/en/docs/http/ngx_http_upstream_module.html#upstream",
-        ),
-        (
-            "server",
-            "https://nginx.org/en/docs/http/ngx_http_upstream_module.html#server",
-        ),
-        (
-            "keepalive",
-            "https://nginx.org/en/docs/http/ngx_http_upstream_module.html#keepalive",
-        ),
-        (
-            "quic_retry",
-            "https://nginx.org/en/docs/http/ngx_http_v3_module.html#quic_retry",
-        ),
-        (
-            "http3",
-            "https://nginx.org/en/docs/http/ngx_http_v3_module.html#http3",
-        ),
-        (
-            "http2",
-            "https://nginx.org/en/docs/http/ngx_http_v2_module.html#http2",
-        ),
-        (
-            "thread_pool",
-            "https://nginx.org/en/docs/ngx_core_module.html#thread_pool",
-        ),
-    ];
-    const PREFIXED: &[(&str, &str)] = &[
-        (
-            "proxy_",
-            "https://nginx.org/en/docs/http/ngx_http_proxy_module.html#",
-        ),
-        (
-            "ssl_",
-            "https://nginx.org/en/docs/http/ngx_http_ssl_module.html#",
-        ),
-        ("net.", "https://docs.kernel.org/networking/ip-sysctl.html"),
-        ("fs.", "https://docs.kernel.org/admin-guide/sysctl/fs.html"),
-        (
-            "Limit",
-            "https://www.freedesktop.org/software/systemd/man/latest/systemd.exec.html#LimitCPU=",
-        ),
-    ];
-    static BY_NAME: LazyLock<ByName<&'static str>> =
-        LazyLock::new(|| NGINX.iter().copied().collect());
-    if let Some(url) = BY_NAME.get(name) {
+    doc_in(KNOWN.get(name), name)
+}
+
+/// Documentation pages of names not in [`DOC_LINKS`], by prefix.
+const PREFIXED: &[(&str, &str)] = &[
+    (
+        "proxy_",
+        "https://nginx.org/en/docs/http/ngx_http_proxy_module.html#",
+    ),
+    (
+        "ssl_",
+        "https://nginx.org/en/docs/http/ngx_http_ssl_module.html#",
+    ),
+    ("net.", "https://docs.kernel.org/networking/ip-sysctl.html"),
+    ("fs.", "https://docs.kernel.org/admin-guide/sysctl/fs.html"),
+    (
+        "Limit",
+        "https://www.freedesktop.org/software/systemd/man/latest/systemd.exec.html#LimitCPU=",
+    ),
+];
+
+fn doc_in(known: Option<&Known>, name: &str) -> &'static str {
+    if let Some(url) = known.and_then(|k| k.doc) {
         return url;
     }
     if let Some((_, url)) = PREFIXED.iter().find(|(p, _)| name.starts_with(p)) {

@@ -111,27 +111,23 @@ fn push_args<'s>(out: &mut String, args: impl Iterator<Item = &'s str>) {
     }
 }
 
+/// Bytes that make nginx split or end an argument: ASCII whitespace (as
+/// `char::is_whitespace` defines it) and `; { } " ' #`.
+const SPECIAL: [bool; 256] = {
+    let mut table = [false; 256];
+    let bytes = b"\t\n\x0B\x0C\r ;{}\"'#";
+    let mut i = 0;
+    while i < bytes.len() {
+        table[bytes[i] as usize] = true;
+        i += 1;
+    }
+    table
+};
+
 fn needs_quotes(arg: &str) -> bool {
-    // Bytes first: ASCII whitespace (as `char::is_whitespace` defines it) and syntax; only
-    // non-ASCII text needs the slower check for Unicode whitespace.
+    // Bytes first; only non-ASCII text needs the slower check for Unicode whitespace.
     arg.is_empty()
-        || arg.bytes().any(|b| {
-            matches!(
-                b,
-                b'\t'
-                    | b'\n'
-                    | b'\x0B'
-                    | b'\x0C'
-                    | b'\r'
-                    | b' '
-                    | b';'
-                    | b'{'
-                    | b'}'
-                    | b'"'
-                    | b'\''
-                    | b'#'
-            )
-        })
+        || arg.bytes().any(|b| SPECIAL[usize::from(b)])
         || (!arg.is_ascii() && arg.chars().any(char::is_whitespace))
 }
 

@@ -7,7 +7,7 @@ use std::borrow::Cow;
 
 use serde::Serialize;
 
-use crate::gates::{ADVISORIES, Feature, doc_link, stock_default};
+use crate::gates::{ADVISORIES, Feature, default_and_doc};
 use crate::i18n;
 use crate::inputs::{Inputs, Layout, TlsProfile, Workload};
 use crate::size::ByteSize;
@@ -338,13 +338,14 @@ fn kib(size: ByteSize) -> String {
 
 impl Builder<'_> {
     fn reason(&self, name: &'static str, w: Why) -> Reason {
+        let (default, doc) = default_and_doc(name, self.i.nginx_version);
         Reason {
             id: w.id,
             why: i18n::translate(self.i.lang, w.id).unwrap_or(w.text),
             formula: w.formula,
             inputs: w.inputs,
-            default: stock_default(name, self.i.nginx_version),
-            doc: doc_link(name),
+            default,
+            doc,
         }
     }
 

@@ -1,13 +1,15 @@
 //! `/etc/nginx/nginx.conf`: main context, `events {}` and `http {}`.
 
-use super::{header_lines, with_new_reason};
+use super::{header, with_new_reason};
 use crate::ir::{self, Node};
 use crate::plan::{Plan, Scope};
 
 /// Builds the nodes of one scope, each setting under its reason.
 pub(super) fn scope_nodes(plan: &Plan, scope: Scope) -> Vec<Node<'_>> {
-    let mut nodes = Vec::new();
-    for (setting, new_reason) in with_new_reason(plan, scope) {
+    let settings: Vec<_> = with_new_reason(plan, scope).collect();
+    // At most a blank line, a reason and the directive per setting.
+    let mut nodes = Vec::with_capacity(3 * settings.len());
+    for (setting, new_reason) in settings {
         if new_reason {
             if !nodes.is_empty() {
                 nodes.push(Node::Blank);
@@ -46,9 +48,9 @@ fn omitted_nodes(plan: &Plan) -> Vec<Node<'_>> {
 
 /// Renders nginx.conf.
 pub fn nginx_conf(plan: &Plan) -> String {
-    let mut tree: Vec<Node> = header_lines(plan, "nginx.conf")
+    let mut tree: Vec<Node> = header(plan, "nginx.conf")
         .into_iter()
-        .map(|l| Node::Comment(l.into()))
+        .map(Node::Comment)
         .collect();
     tree.push(Node::Blank);
     tree.extend(scope_nodes(plan, Scope::Main));

@@ -1,6 +1,6 @@
 //! The site file: upstream, catch-all servers and the site's server blocks.
 
-use super::header_lines;
+use super::header;
 use super::nginx::scope_nodes;
 use crate::ir::{self, Node};
 use crate::plan::{LocationRole, Plan, Scope, ServerRole};
@@ -20,9 +20,9 @@ fn server_title(role: ServerRole) -> &'static str {
 
 /// Renders the site file.
 pub fn site(plan: &Plan) -> String {
-    let mut tree: Vec<Node> = header_lines(plan, "Site file")
+    let mut tree: Vec<Node> = header(plan, "Site file")
         .into_iter()
-        .map(|l| Node::Comment(l.into()))
+        .map(Node::Comment)
         .collect();
     if let Some(cmd) = &plan.precompress {
         tree.push(Node::Comment(
@@ -34,7 +34,15 @@ pub fn site(plan: &Plan) -> String {
         tree.push(Node::Blank);
         tree.push(Node::block("upstream", vec!["app"], upstream));
     }
-    for server in ServerRole::ALL {
+    // The server blocks that have settings, found in one pass, so that the others are not
+    // searched location by location.
+    let mut used = [false; ServerRole::ALL.len()];
+    for setting in &plan.settings {
+        if let Scope::Server { server } | Scope::Location { server, .. } = setting.scope {
+            used[server as usize] = true;
+        }
+    }
+    for server in ServerRole::ALL.into_iter().filter(|s| used[*s as usize]) {
         let mut children = scope_nodes(plan, Scope::Server { server });
         for location in LocationRole::ALL {
             let body = scope_nodes(plan, Scope::Location { server, location });

@@ -1,6 +1,6 @@
 //! The `sysctl.d` file: `key = value` lines under their reasons.
 
-use super::{header_lines, push_value};
+use super::{header, push_value};
 use crate::ir::{push_reason, push_wrapped};
 use crate::plan::{Plan, Scope};
 
@@ -11,7 +11,7 @@ fn comment_lines(out: &mut String, text: &str) {
 /// Renders the sysctl.d file.
 pub fn sysctl(plan: &Plan) -> String {
     let mut out = String::with_capacity(4096);
-    for line in header_lines(plan, "Kernel settings for nginx") {
+    for line in header(plan, "Kernel settings for nginx") {
         comment_lines(&mut out, &line);
     }
     comment_lines(&mut out, "Apply with: sysctl --system");

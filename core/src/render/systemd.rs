@@ -1,17 +1,21 @@
 //! The systemd drop-in for `nginx.service`.
 
-use super::{header_lines, push_value};
+use super::{header, push_value};
 use crate::ir::{push_reason, push_wrapped};
 use crate::plan::{Plan, Scope};
 
 /// Renders the drop-in.
 pub fn systemd(plan: &Plan) -> String {
     let mut out = String::with_capacity(1024);
-    let mut lines = header_lines(plan, "systemd drop-in for nginx.service");
-    lines.push("Apply with: systemctl daemon-reload && systemctl restart nginx".into());
-    for line in lines {
+    for line in header(plan, "systemd drop-in for nginx.service") {
         push_wrapped(&mut out, "# ", &line, 90);
     }
+    push_wrapped(
+        &mut out,
+        "# ",
+        "Apply with: systemctl daemon-reload && systemctl restart nginx",
+        90,
+    );
     out.push_str("\n[Service]\n");
     for setting in plan.in_scope(Scope::Systemd) {
         push_reason(&mut out, "# ", &setting.reason, 90);
