@@ -576,6 +576,14 @@ impl Advisory {
 /// [`doc_link`].
 const DOC_LINKS: &[(&str, &str)] = &[
     (
+        "listen deferred",
+        "https://nginx.org/en/docs/http/ngx_http_core_module.html#listen",
+    ),
+    (
+        "add_header Referrer-Policy",
+        "https://developer.mozilla.org/en-US/docs/Web/HTTP/Headers/Referrer-Policy",
+    ),
+    (
         "worker_processes",
         "https://nginx.org/en/docs/ngx_core_module.html#worker_processes",
     ),
