@@ -149,7 +149,8 @@ Usage: nginx-gen-bench [OPTIONS]      (as root: starts nginx, creates namespaces
   --wrk-cpus LIST      CPUs for wrk and the upstream [default: 1]
   --port N             first loopback port [default: 28100]
   --patch NAME='d a; …' nginx-gen's output with directives replaced or added (`-name`
-                       removes one, `listen+ opts` adds options to the catch-all listens)
+                       removes one, `listen+ opts` / `listen- opts` add / remove options of the
+                       catch-all listens)
   --extra NAME=FILE    another nginx.conf template (placeholders as in bench/guide/nginx.conf)
   --out FILE           Markdown report (with FILE's stem + .svg) [default: docs/benchmarks.md]
   --keep               keep the temporary directory (configs, logs)

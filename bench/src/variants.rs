@@ -228,15 +228,25 @@ fn patch(text: &str, directives: &[(String, String)]) -> (String, Vec<usize>) {
         let indent = &line[..line.len() - t.len()];
         let mut replaced = false;
         for (i, (name, args)) in directives.iter().enumerate() {
-            // `listen+ OPTS` adds options to the catch-all listen lines (that own the port).
-            if name == "listen+" {
+            // `listen+ OPTS` adds options to the catch-all listen lines (that own the port),
+            // `listen- OPTS` removes them.
+            if name == "listen+" || name == "listen-" {
                 if t.starts_with("listen ")
                     && t.contains(" default_server")
                     && let Some(body) = t.strip_suffix(';')
                 {
                     hits[i] += 1;
                     replaced = true;
-                    let _ = writeln!(out, "{indent}{body} {args}; # patched by nginx-gen-bench");
+                    let body = if name == "listen+" {
+                        format!("{body} {args}")
+                    } else {
+                        let drop: Vec<&str> = args.split_whitespace().collect();
+                        body.split_whitespace()
+                            .filter(|w| !drop.contains(w))
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    };
+                    let _ = writeln!(out, "{indent}{body}; # patched by nginx-gen-bench");
                     break;
                 }
                 continue;
@@ -429,6 +439,14 @@ mod tests {
             "listen 80 default_server backlog=512 deferred; # patched by nginx-gen-bench\nlisten 80;\n"
         );
         assert_eq!(hits, vec![1]);
+        let (out, _) = patch(
+            "    listen 80 default_server deferred backlog=512;\n",
+            &[("listen-".into(), "deferred".into())],
+        );
+        assert_eq!(
+            out,
+            "    listen 80 default_server backlog=512; # patched by nginx-gen-bench\n"
+        );
     }
 
     #[test]
