@@ -70,7 +70,9 @@ pub fn cleanup() {
 /// Installs the Ctrl-C handler and the panic hook that both run [`cleanup`].
 pub fn install_handlers() {
     let _ = ctrlc::set_handler(|| {
-        eprintln!("\ninterrupted: stopping nginx and removing namespaces");
+        eprintln!(
+            "\ninterrupted (SIGINT, SIGTERM or SIGHUP): stopping nginx and removing namespaces"
+        );
         cleanup();
         std::process::exit(130);
     });

@@ -580,6 +580,10 @@ const DOC_LINKS: &[(&str, &str)] = &[
         "https://nginx.org/en/docs/http/ngx_http_core_module.html#listen",
     ),
     (
+        "add_header X-Frame-Options, X-Content-Type-Options",
+        "https://developer.mozilla.org/en-US/docs/Web/HTTP/Headers/X-Frame-Options",
+    ),
+    (
         "add_header Referrer-Policy",
         "https://developer.mozilla.org/en-US/docs/Web/HTTP/Headers/Referrer-Policy",
     ),

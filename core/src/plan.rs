@@ -1174,17 +1174,21 @@ impl Builder<'_> {
     fn content(&mut self, server: ServerRole) {
         let i = self.i;
         let scope = Scope::Server { server };
-        self.set(scope, "add_header", &["X-Content-Type-Options", "nosniff", "always"], why("header.nosniff", "Browsers must not guess content types. All headers are set at this one level, because an add_header inside a location would drop them. With Vary they add about 85 bytes to a response: 0.3 % of a 30 KB page on a full link (docs/benchmarks.md), a price worth paying."));
+        if i.workload.proxies() {
+            self.omit("add_header X-Frame-Options, X-Content-Type-Options", why("omit.header.app", "The application sets these itself (Django, Rails, Spring Security and helmet do by default). nginx would add a second copy, and two different X-Frame-Options values make browsers ignore both."));
+        } else {
+            self.set(scope, "add_header", &["X-Content-Type-Options", "nosniff", "always"], why("header.nosniff", "Browsers must not guess content types. All headers are set at this one level, because an add_header inside a location would drop them. With Vary they add about 85 bytes to a response: 0.3 % of a 30 KB page on a full link (docs/benchmarks.md), a price worth paying."));
+            self.set(
+                scope,
+                "add_header",
+                &["X-Frame-Options", "SAMEORIGIN", "always"],
+                why(
+                    "header.frame",
+                    "Other sites may not frame these pages (clickjacking).",
+                ),
+            );
+        }
         self.omit("add_header Referrer-Policy", why("omit.header.referrer", "strict-origin-when-cross-origin is what browsers do without the header (Chrome 85, Firefox 87, Safari 15.2 and later); sending it would add 50 bytes to every response for nothing."));
-        self.set(
-            scope,
-            "add_header",
-            &["X-Frame-Options", "SAMEORIGIN", "always"],
-            why(
-                "header.frame",
-                "Other sites may not frame these pages (clickjacking).",
-            ),
-        );
         let root = Scope::Location {
             server,
             location: LocationRole::Root,
