@@ -238,7 +238,20 @@ fn patch(text: &str, directives: &[(String, String)]) -> (String, Vec<usize>) {
                     hits[i] += 1;
                     replaced = true;
                     let body = if name == "listen+" {
-                        format!("{body} {args}")
+                        // An option with a value (backlog=N) replaces the one already there.
+                        let mut words: Vec<String> =
+                            body.split_whitespace().map(str::to_owned).collect();
+                        for opt in args.split_whitespace() {
+                            let key = opt.split('=').next().unwrap_or(opt);
+                            let same = |w: &&mut String| {
+                                opt.contains('=') && w.split('=').next() == Some(key)
+                            };
+                            match words.iter_mut().find(same) {
+                                Some(w) => opt.clone_into(w),
+                                None => words.push(opt.to_owned()),
+                            }
+                        }
+                        words.join(" ")
                     } else {
                         let drop: Vec<&str> = args.split_whitespace().collect();
                         body.split_whitespace()
@@ -446,6 +459,14 @@ mod tests {
         assert_eq!(
             out,
             "    listen 80 default_server backlog=512; # patched by nginx-gen-bench\n"
+        );
+        let (out, _) = patch(
+            "listen 80 default_server backlog=512;\n",
+            &[("listen+".into(), "deferred backlog=4096".into())],
+        );
+        assert_eq!(
+            out,
+            "listen 80 default_server backlog=4096 deferred; # patched by nginx-gen-bench\n"
         );
     }
 
