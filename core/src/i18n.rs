@@ -48,6 +48,14 @@ pub fn translate(lang: Lang, id: &str) -> Option<&'static str> {
         .map(|i| rows[i].1)
 }
 
+/// Every translated text, for tests of the text writers.
+#[cfg(test)]
+pub(crate) fn all_texts() -> impl Iterator<Item = &'static str> {
+    [Lang::De, Lang::Nl, Lang::Ru, Lang::Es]
+        .into_iter()
+        .flat_map(|lang| table(lang).iter().map(|(_, text)| *text))
+}
+
 #[cfg(test)]
 mod tests {
     use std::collections::BTreeSet;

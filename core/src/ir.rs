@@ -112,7 +112,8 @@ fn push_args<'s>(out: &mut String, args: impl Iterator<Item = &'s str>) {
 }
 
 /// Bytes that make nginx split or end an argument: ASCII whitespace (as
-/// `char::is_whitespace` defines it) and `; { } " ' #`.
+/// `char::is_whitespace` defines it) and `; { } " ' #`; non-ASCII bytes are marked too,
+/// because they may belong to Unicode whitespace.
 const SPECIAL: [bool; 256] = {
     let mut table = [false; 256];
     let bytes = b"\t\n\x0B\x0C\r ;{}\"'#";
@@ -121,14 +122,21 @@ const SPECIAL: [bool; 256] = {
         table[bytes[i] as usize] = true;
         i += 1;
     }
+    let mut b = 0x80;
+    while b < 256 {
+        table[b] = true;
+        b += 1;
+    }
     table
 };
 
 fn needs_quotes(arg: &str) -> bool {
-    // Bytes first; only non-ASCII text needs the slower check for Unicode whitespace.
+    // One pass over the bytes; only a non-ASCII argument needs the slower check for Unicode
+    // whitespace.
     arg.is_empty()
-        || arg.bytes().any(|b| SPECIAL[usize::from(b)])
-        || (!arg.is_ascii() && arg.chars().any(char::is_whitespace))
+        || (arg.bytes().any(|b| SPECIAL[usize::from(b)])
+            && (arg.bytes().any(|b| b.is_ascii() && SPECIAL[usize::from(b)])
+                || arg.chars().any(char::is_whitespace)))
 }
 
 fn push_quoted(out: &mut String, arg: &str) {
@@ -155,15 +163,54 @@ pub fn quote(arg: &str) -> String {
 
 /// Appends `text` to `out` as lines of at most `width` characters, each starting with
 /// `prefix`, broken at spaces and at newlines; lines indented by two spaces are
-/// preformatted (commands to copy) and kept whole.
+/// preformatted (commands to copy) and kept whole. Paragraphs are split as
+/// [`str::lines`] splits them.
 pub fn push_wrapped(out: &mut String, prefix: &str, text: &str, width: usize) {
-    for paragraph in text.lines() {
-        if paragraph.starts_with("  ") {
-            push_line(out, prefix, paragraph);
+    let mut rest = text;
+    while !rest.is_empty() {
+        let (end, ascii) = first_line(rest.as_bytes());
+        let mut line = &rest[..end];
+        if let Some(after) = rest.get(end + 1..) {
+            // Ended by a newline, which `\r\n` is as well.
+            line = line.strip_suffix('\r').unwrap_or(line);
+            rest = after;
         } else {
-            push_paragraph(out, prefix, paragraph, width);
+            rest = "";
+        }
+        if line.starts_with("  ") {
+            push_line(out, prefix, line);
+        } else {
+            push_paragraph(out, prefix, line, ascii, width);
         }
     }
+}
+
+/// The length of the first line of `bytes` (up to its first `\n` or the end) and whether
+/// that line is ASCII, found in one pass: eight bytes at a time, then byte by byte from the
+/// word that holds the newline.
+fn first_line(bytes: &[u8]) -> (usize, bool) {
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
+    const NEWLINES: u64 = u64::from_ne_bytes([b'\n'; 8]);
+    let mut high = 0; // the bytes before `start`, or-ed together
+    let mut start = 0;
+    for word in bytes.as_chunks::<8>().0 {
+        let word = u64::from_ne_bytes(*word);
+        let x = word ^ NEWLINES; // a zero byte where `word` has a newline
+        if x.wrapping_sub(ONES) & !x & HIGH != 0 {
+            break;
+        }
+        high |= word;
+        start += 8;
+    }
+    let mut ascii = high & HIGH == 0;
+    for (i, &b) in bytes[start..].iter().enumerate() {
+        if b == b'\n' {
+            return (start + i, ascii);
+        }
+        ascii &= b.is_ascii();
+    }
+    (bytes.len(), ascii)
 }
 
 fn push_line(out: &mut String, prefix: &str, line: &str) {
@@ -172,49 +219,26 @@ fn push_line(out: &mut String, prefix: &str, line: &str) {
     out.push('\n');
 }
 
-/// Greedy line breaking at single spaces, copying whole lines. Widths count characters,
-/// not bytes, because translations are not ASCII.
-fn push_paragraph(out: &mut String, prefix: &str, text: &str, width: usize) {
-    if text.len() <= width {
-        // No more characters than bytes: it fits.
-        return push_line(out, prefix, text);
-    }
-    if text.is_ascii() {
-        return push_ascii_paragraph(out, prefix, text, width);
-    }
-    let mut start = 0; // first byte of the current line
-    let mut chars = 0; // characters in text[start..i]
-    let mut space: Option<(usize, usize)> = None; // last space in the line: (byte, chars before it)
-    for (i, &b) in text.as_bytes().iter().enumerate() {
-        if b == b' ' {
-            if chars > width
-                && let Some((at, before)) = space
-            {
-                push_line(out, prefix, &text[start..at]);
-                start = at + 1;
-                chars -= before + 1;
-            }
-            space = Some((i, chars));
-        }
-        if b & 0xC0 != 0x80 {
-            chars += 1;
-        }
-    }
-    if chars > width
-        && let Some((at, _)) = space.filter(|(at, _)| *at >= start)
-    {
-        push_line(out, prefix, &text[start..at]);
-        start = at + 1;
-    }
-    push_line(out, prefix, &text[start..]);
-}
-
-/// [`push_paragraph`] for ASCII text, where bytes are characters: each break is the last
-/// space that keeps the line within `width`.
-fn push_ascii_paragraph(out: &mut String, prefix: &str, text: &str, width: usize) {
+/// Greedy line breaking at single spaces, copying whole lines, of one line of text
+/// (`ascii` says whether it is all ASCII): each break is the last space that keeps the line
+/// within `width`, or the first space after it when a word is longer. Widths count
+/// characters, not bytes, because translations are not ASCII.
+fn push_paragraph(out: &mut String, prefix: &str, text: &str, ascii: bool, width: usize) {
     let mut rest = text;
+    // `rest.len() <= width` means it fits: no more characters than bytes.
     while rest.len() > width {
-        let at = rest.as_bytes()[..=width]
+        // The byte where character `width` starts, if the rest is longer than a line.
+        let end = if ascii {
+            width
+        } else {
+            // Characters start at every byte that is not a UTF-8 continuation byte.
+            let starts = rest.bytes().enumerate().filter(|&(_, b)| b & 0xC0 != 0x80);
+            match starts.map(|(i, _)| i).nth(width) {
+                Some(end) => end,
+                None => break,
+            }
+        };
+        let at = rest.as_bytes()[..=end]
             .iter()
             .rposition(|&b| b == b' ')
             .or_else(|| rest.find(' '));
@@ -243,7 +267,7 @@ pub fn push_reason(out: &mut String, prefix: &str, reason: &Reason, width: usize
 /// does not fit on one line.
 fn push_joined(out: &mut String, prefix: &str, parts: &[&str], width: usize) {
     let len: usize = parts.iter().map(|p| p.len()).sum();
-    if len == 0 || len > width || parts.iter().any(|p| p.contains('\n')) {
+    if len == 0 || len > width || parts.iter().any(|p| p.bytes().any(|b| b == b'\n')) {
         push_wrapped(out, prefix, &parts.concat(), width);
         return;
     }
@@ -293,5 +317,81 @@ mod tests {
             "\"h3=\\\":443\\\"; ma=86400\""
         );
         assert_eq!(quote("plain"), "plain");
+        assert_eq!(quote("a\u{a0}b"), "\"a\u{a0}b\"");
+        assert_eq!(quote("größe"), "größe");
+    }
+
+    #[test]
+    fn paragraphs_split_as_lines_does() {
+        let long = "word ".repeat(30);
+        let texts = [
+            String::new(),
+            "\n".into(),
+            "a\r\nb\r".into(),
+            "one\n\n  kept whole\n".into(),
+            format!("{long}\n{long}ü {long}\r\n"),
+            format!("Größe {long}"),
+        ];
+        for text in &texts {
+            let mut expected = String::new();
+            for line in text.lines() {
+                if line.starts_with("  ") {
+                    push_line(&mut expected, "# ", line);
+                } else {
+                    push_paragraph(&mut expected, "# ", line, line.is_ascii(), 40);
+                }
+            }
+            let mut out = String::new();
+            push_wrapped(&mut out, "# ", text, 40);
+            assert_eq!(out, expected, "{text:?}");
+        }
+    }
+
+    /// The character-by-character line breaking that [`push_paragraph`] replaced.
+    fn scanned_paragraph(out: &mut String, text: &str, width: usize) {
+        let mut start = 0;
+        let mut chars = 0;
+        let mut space: Option<(usize, usize)> = None;
+        for (i, &b) in text.as_bytes().iter().enumerate() {
+            if b == b' ' {
+                if chars > width
+                    && let Some((at, before)) = space
+                {
+                    push_line(out, "", &text[start..at]);
+                    start = at + 1;
+                    chars -= before + 1;
+                }
+                space = Some((i, chars));
+            }
+            if b & 0xC0 != 0x80 {
+                chars += 1;
+            }
+        }
+        if chars > width
+            && let Some((at, _)) = space.filter(|(at, _)| *at >= start)
+        {
+            push_line(out, "", &text[start..at]);
+            start = at + 1;
+        }
+        push_line(out, "", &text[start..]);
+    }
+
+    #[test]
+    fn translations_break_as_before() {
+        let long = format!("Größe {} ü", "wort ".repeat(20));
+        let words = ["x".repeat(50), "ü".repeat(50)].join(" ");
+        let mut texts: Vec<&str> = crate::i18n::all_texts().collect();
+        texts.extend([long.as_str(), words.as_str()]);
+        for text in texts {
+            for line in text.lines() {
+                for width in [20, 40, 84, 88, 90] {
+                    let mut expected = String::new();
+                    scanned_paragraph(&mut expected, line, width);
+                    let mut out = String::new();
+                    push_paragraph(&mut out, "", line, line.is_ascii(), width);
+                    assert_eq!(out, expected, "{width}: {line}");
+                }
+            }
+        }
     }
 }

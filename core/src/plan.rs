@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use crate::gates::{ADVISORIES, Feature, default_and_doc};
 use crate::i18n;
-use crate::inputs::{Inputs, Layout, TlsProfile, Workload};
+use crate::inputs::{Inputs, Lang, Layout, TlsProfile, Workload};
 use crate::size::ByteSize;
 use crate::tuning::{self, Tuning};
 
@@ -232,10 +232,12 @@ impl Plan {
     }
     /// The site file's path, e.g. `/etc/nginx/conf.d/example.com.conf`.
     pub fn site_path(&self) -> String {
-        format!(
-            "/etc/nginx/conf.d/{}.conf",
-            self.inputs.primary_name().file_stem()
-        )
+        [
+            "/etc/nginx/conf.d/",
+            self.inputs.primary_name().file_stem(),
+            ".conf",
+        ]
+        .concat()
     }
 }
 
@@ -341,7 +343,12 @@ impl Builder<'_> {
         let (default, doc) = default_and_doc(name, self.i.nginx_version);
         Reason {
             id: w.id,
-            why: i18n::translate(self.i.lang, w.id).unwrap_or(w.text),
+            // English is the text built in: no lookup.
+            why: if self.i.lang == Lang::En {
+                w.text
+            } else {
+                i18n::translate(self.i.lang, w.id).unwrap_or(w.text)
+            },
             formula: w.formula,
             inputs: w.inputs,
             default,
@@ -908,19 +915,18 @@ impl Builder<'_> {
         self.set(scope, "proxy_connect_timeout", &["5s"], why("proxy_connect_timeout", "Fail over to the next application server quickly when one does not accept connections."));
     }
 
-    /// The listen options that may appear once per address and port, written on the
-    /// catch-all server that owns the port.
-    fn listen_options(&self, tls: bool) -> Vec<Cow<'static, str>> {
+    /// Appends to `args` the listen options that may appear once per address and port,
+    /// written on the catch-all server that owns the port.
+    fn push_listen_options(&self, args: &mut Vec<Cow<'static, str>>, tls: bool) {
         let t = self.t;
-        let mut options = vec!["default_server".into()];
+        args.push("default_server".into());
         if t.reuseport {
-            options.push("reuseport".into());
+            args.push("reuseport".into());
         }
-        options.push(format!("backlog={}", t.backlog).into());
+        args.push(format!("backlog={}", t.backlog).into());
         if let (Some(queue), false) = (t.fastopen, tls) {
-            options.push(format!("fastopen={queue}").into());
+            args.push(format!("fastopen={queue}").into());
         }
-        options
     }
 
     fn listen_why(&self, tls: bool) -> Why {
@@ -958,8 +964,10 @@ impl Builder<'_> {
         let catch_all = Scope::Server {
             server: ServerRole::CatchAll,
         };
-        let mut args = vec![i.listen.to_string().into()];
-        args.extend(self.listen_options(false));
+        // The address and at most four options.
+        let mut args = Vec::with_capacity(5);
+        args.push(i.listen.to_string().into());
+        self.push_listen_options(&mut args, false);
         let w = self.listen_why(false);
         self.set_args(catch_all, "listen", args, w);
         self.set(catch_all, "return", &["444"], why("return.catch_all", "Close connections for host names this server does not serve, instead of showing the first site to scanners."));
@@ -969,11 +977,14 @@ impl Builder<'_> {
                 server: ServerRole::CatchAllTls,
             };
             let port = i.listen.with_port(i.tls_port);
-            let mut args = vec![port.clone().into(), "ssl".into()];
+            // The address, `ssl`, `http2` and at most three options.
+            let mut args = Vec::with_capacity(6);
+            args.push(port.clone().into());
+            args.push("ssl".into());
             if !v.has(Feature::Http2Directive) {
                 args.push("http2".into());
             }
-            args.extend(self.listen_options(true));
+            self.push_listen_options(&mut args, true);
             let w = self.listen_why(true);
             self.set_args(scope, "listen", args, w);
             if i.http3 {

@@ -4,12 +4,16 @@ use super::{header, with_new_reason};
 use crate::ir::{self, Node};
 use crate::plan::{Plan, Scope};
 
-/// Builds the nodes of one scope, each setting under its reason.
-pub(super) fn scope_nodes(plan: &Plan, scope: Scope) -> Vec<Node<'_>> {
-    let settings: Vec<_> = with_new_reason(plan, scope).collect();
+/// Builds the nodes of one scope, each setting under its reason; `count` is the number of
+/// its settings, which callers count for all their scopes in one pass.
+pub(super) fn scope_nodes(plan: &Plan, scope: Scope, count: usize) -> Vec<Node<'_>> {
+    if count == 0 {
+        return Vec::new();
+    }
     // At most a blank line, a reason and the directive per setting.
-    let mut nodes = Vec::with_capacity(3 * settings.len());
-    for (setting, new_reason) in settings {
+    let mut nodes = Vec::with_capacity(3 * count);
+    // `take` ends the search at the last setting of the scope.
+    for (setting, new_reason) in with_new_reason(plan, scope).take(count) {
         if new_reason {
             if !nodes.is_empty() {
                 nodes.push(Node::Blank);
@@ -24,44 +28,56 @@ pub(super) fn scope_nodes(plan: &Plan, scope: Scope) -> Vec<Node<'_>> {
     nodes
 }
 
-/// Omitted settings of nginx.conf, as a closing comment.
+/// Omitted settings of nginx.conf, as a closing comment: one line per setting, in one
+/// string (each line is wrapped on its own).
 fn omitted_nodes(plan: &Plan) -> Vec<Node<'_>> {
-    let nginx: Vec<_> = plan
+    let mut nginx = plan
         .omitted
         .iter()
         .filter(|o| !o.name.contains('.'))
-        .collect();
-    if nginx.is_empty() {
+        .peekable();
+    if nginx.peek().is_none() {
         return Vec::new();
     }
-    let mut nodes = vec![
-        Node::Blank,
-        Node::Comment("Left at nginx's defaults on purpose:".into()),
-    ];
+    // A line is a name and a sentence or two: room for about twenty.
+    let mut text = String::with_capacity(4096);
+    text.push_str("Left at nginx's defaults on purpose:");
     for o in nginx {
-        nodes.push(Node::Comment(
-            ["- ", o.name, ": ", o.reason.why].concat().into(),
-        ));
+        for part in ["\n- ", o.name, ": ", o.reason.why] {
+            text.push_str(part);
+        }
     }
-    nodes
+    vec![Node::Blank, Node::Comment(text.into())]
 }
 
 /// Renders nginx.conf.
 pub fn nginx_conf(plan: &Plan) -> String {
-    let mut tree: Vec<Node> = header(plan, "nginx.conf")
-        .into_iter()
-        .map(Node::Comment)
-        .collect();
+    // The header's four comments, blank lines, main settings, two blocks and the omitted.
+    let mut tree: Vec<Node> = Vec::with_capacity(64);
+    tree.extend(header(plan, "nginx.conf").into_iter().map(Node::Comment));
+    let (mut main, mut events, mut http) = (0, 0, 0);
+    for setting in &plan.settings {
+        match setting.scope {
+            Scope::Main => main += 1,
+            Scope::Events => events += 1,
+            Scope::Http => http += 1,
+            _ => {}
+        }
+    }
     tree.push(Node::Blank);
-    tree.extend(scope_nodes(plan, Scope::Main));
+    tree.extend(scope_nodes(plan, Scope::Main, main));
     tree.push(Node::Blank);
     tree.push(Node::block(
         "events",
         vec![],
-        scope_nodes(plan, Scope::Events),
+        scope_nodes(plan, Scope::Events, events),
     ));
     tree.push(Node::Blank);
-    tree.push(Node::block("http", vec![], scope_nodes(plan, Scope::Http)));
+    tree.push(Node::block(
+        "http",
+        vec![],
+        scope_nodes(plan, Scope::Http, http),
+    ));
     tree.extend(omitted_nodes(plan));
     ir::write(&tree)
 }

@@ -20,42 +20,60 @@ fn server_title(role: ServerRole) -> &'static str {
 
 /// Renders the site file.
 pub fn site(plan: &Plan) -> String {
-    let mut tree: Vec<Node> = header(plan, "Site file")
-        .into_iter()
-        .map(Node::Comment)
-        .collect();
+    // The header, then up to a blank line, a title and a block per server and upstream.
+    let mut tree: Vec<Node> = Vec::with_capacity(24);
+    tree.extend(header(plan, "Site file").into_iter().map(Node::Comment));
     if let Some(cmd) = &plan.precompress {
         tree.push(Node::Comment(
-            format!("Precompress the files after every deploy (for gzip_static):\n  {cmd}").into(),
+            [
+                "Precompress the files after every deploy (for gzip_static):\n  ",
+                cmd,
+            ]
+            .concat()
+            .into(),
         ));
     }
-    let upstream = scope_nodes(plan, Scope::Upstream);
-    if !upstream.is_empty() {
-        tree.push(Node::Blank);
-        tree.push(Node::block("upstream", vec!["app"], upstream));
-    }
-    // The server blocks that have settings, found in one pass, so that the others are not
-    // searched location by location.
-    let mut used = [false; ServerRole::ALL.len()];
+    // The settings of every block, counted in one pass, so that blocks without any are not
+    // searched: `counts[server][0]` is the server block's own, `counts[server][1 + location]`
+    // a location's.
+    let mut upstream = 0;
+    let mut counts = [[0; 1 + LocationRole::ALL.len()]; ServerRole::ALL.len()];
     for setting in &plan.settings {
-        if let Scope::Server { server } | Scope::Location { server, .. } = setting.scope {
-            used[server as usize] = true;
+        match setting.scope {
+            Scope::Upstream => upstream += 1,
+            Scope::Server { server } => counts[server as usize][0] += 1,
+            Scope::Location { server, location } => {
+                counts[server as usize][1 + location as usize] += 1;
+            }
+            _ => {}
         }
     }
-    for server in ServerRole::ALL.into_iter().filter(|s| used[*s as usize]) {
-        let mut children = scope_nodes(plan, Scope::Server { server });
+    if upstream > 0 {
+        tree.push(Node::Blank);
+        tree.push(Node::block(
+            "upstream",
+            vec!["app"],
+            scope_nodes(plan, Scope::Upstream, upstream),
+        ));
+    }
+    for server in ServerRole::ALL {
+        let counts = counts[server as usize];
+        if counts.iter().all(|&n| n == 0) {
+            continue;
+        }
+        let mut children = scope_nodes(plan, Scope::Server { server }, counts[0]);
+        children.reserve(2 * LocationRole::ALL.len());
         for location in LocationRole::ALL {
-            let body = scope_nodes(plan, Scope::Location { server, location });
-            if !body.is_empty() {
+            let count = counts[1 + location as usize];
+            if count > 0 {
+                let body = scope_nodes(plan, Scope::Location { server, location }, count);
                 children.push(Node::Blank);
                 children.push(Node::block("location", location.matcher().to_vec(), body));
             }
         }
-        if !children.is_empty() {
-            tree.push(Node::Blank);
-            tree.push(Node::Comment(server_title(server).into()));
-            tree.push(Node::block("server", vec![], children));
-        }
+        tree.push(Node::Blank);
+        tree.push(Node::Comment(server_title(server).into()));
+        tree.push(Node::block("server", vec![], children));
     }
     ir::write(&tree)
 }

@@ -23,16 +23,21 @@ pub fn sysctl(plan: &Plan) -> String {
         push_value(&mut out, setting);
         out.push('\n');
     }
-    let omitted: Vec<_> = plan
+    let mut omitted = plan
         .omitted
         .iter()
         .filter(|o| o.name.contains('.'))
-        .collect();
-    if !omitted.is_empty() {
+        .peekable();
+    if omitted.peek().is_some() {
         out.push('\n');
         comment_lines(&mut out, "Left at the kernel's defaults on purpose:");
+        let mut line = String::new();
         for o in omitted {
-            comment_lines(&mut out, &["- ", o.name, ": ", o.reason.why].concat());
+            line.clear();
+            for part in ["- ", o.name, ": ", o.reason.why] {
+                line.push_str(part);
+            }
+            comment_lines(&mut out, &line);
         }
     }
     out
