@@ -68,14 +68,14 @@ impl Profile {
                 upstream_permille: 500,
                 in_flight_permille: 50,
                 memory_percent: 25,
-                header_buffer: ByteSize::kib(8),
+                header_buffer: ByteSize::kib(16),
             },
             Workload::Proxy => Self {
                 clients_per_vcpu: 1000,
                 upstream_permille: 1000,
                 in_flight_permille: 50,
                 memory_percent: 25,
-                header_buffer: ByteSize::kib(8),
+                header_buffer: ByteSize::kib(16),
             },
             Workload::Api => Self {
                 clients_per_vcpu: 1000,

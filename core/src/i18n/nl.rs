@@ -283,7 +283,7 @@ pub(super) const TABLE: &[(&str, &str)] = &[
     ),
     (
         "proxy_buffer_size",
-        "Ruimte voor de antwoordheaders van de applicatie, inclusief cookies en tokens.",
+        "Ruimte voor de antwoordheaders van de applicatie, inclusief cookies en tokens, en voor het begin van de body: 16k kostte gemeten 2% minder CPU per doorgestuurde pagina van 32 KiB dan 8k (docs/benchmarks.md).",
     ),
     (
         "proxy_buffers",
