@@ -237,28 +237,7 @@ fn patch(text: &str, directives: &[(String, String)]) -> (String, Vec<usize>) {
                 {
                     hits[i] += 1;
                     replaced = true;
-                    let body = if name == "listen+" {
-                        // An option with a value (backlog=N) replaces the one already there.
-                        let mut words: Vec<String> =
-                            body.split_whitespace().map(str::to_owned).collect();
-                        for opt in args.split_whitespace() {
-                            let key = opt.split('=').next().unwrap_or(opt);
-                            let same = |w: &&mut String| {
-                                opt.contains('=') && w.split('=').next() == Some(key)
-                            };
-                            match words.iter_mut().find(same) {
-                                Some(w) => opt.clone_into(w),
-                                None => words.push(opt.to_owned()),
-                            }
-                        }
-                        words.join(" ")
-                    } else {
-                        let drop: Vec<&str> = args.split_whitespace().collect();
-                        body.split_whitespace()
-                            .filter(|w| !drop.contains(w))
-                            .collect::<Vec<_>>()
-                            .join(" ")
-                    };
+                    let body = edit_options(body, args, name == "listen+");
                     let _ = writeln!(out, "{indent}{body}; # patched by nginx-gen-bench");
                     break;
                 }
@@ -280,6 +259,24 @@ fn patch(text: &str, directives: &[(String, String)]) -> (String, Vec<usize>) {
         }
     }
     (out, hits)
+}
+
+/// Adds (`add`) or removes the words of `options` in a `listen …` line's words; an added
+/// option with a value (`backlog=N`) replaces the one already there.
+fn edit_options(listen: &str, options: &str, add: bool) -> String {
+    let mut words: Vec<&str> = listen.split_whitespace().collect();
+    for opt in options.split_whitespace() {
+        let key = opt.split_once('=').map(|(k, _)| k);
+        let same = |w: &&str| {
+            *w == opt || key.is_some_and(|k| w.split_once('=').map(|(wk, _)| wk) == Some(k))
+        };
+        match (add, words.iter().position(same)) {
+            (true, Some(at)) => words[at] = opt,
+            (true, None) => words.push(opt),
+            (false, _) => words.retain(|w| *w != opt),
+        }
+    }
+    words.join(" ")
 }
 
 /// Writes `variant`'s configuration for `family` under `prefix`.
