@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use crate::gates::{ADVISORIES, Feature, default_and_doc};
 use crate::i18n;
-use crate::inputs::{Inputs, Lang, Layout, TlsProfile, Workload};
+use crate::inputs::{Inputs, Layout, TlsProfile, Workload};
 use crate::size::ByteSize;
 use crate::tuning::{self, Tuning};
 
@@ -343,12 +343,8 @@ impl Builder<'_> {
         let (default, doc) = default_and_doc(name, self.i.nginx_version);
         Reason {
             id: w.id,
-            // English is the text built in: no lookup.
-            why: if self.i.lang == Lang::En {
-                w.text
-            } else {
-                i18n::translate(self.i.lang, w.id).unwrap_or(w.text)
-            },
+            // English is the text built in: `translate` returns None for it at once.
+            why: i18n::translate(self.i.lang, w.id).unwrap_or(w.text),
             formula: w.formula,
             inputs: w.inputs,
             default,
