@@ -29,6 +29,7 @@ pub mod inputs;
 pub mod ir;
 pub mod plan;
 pub mod render;
+pub mod rules;
 pub mod size;
 pub mod tuning;
 pub mod version;

@@ -5,6 +5,7 @@
 //! agree to the byte.
 
 use crate::inputs::{Inputs, Workload};
+use crate::rules::formula::{Formula, Term};
 use crate::size::ByteSize;
 
 /// Connection slots reserved per worker for listeners, the resolver and logs.
@@ -101,30 +102,61 @@ pub struct ProxyBuffers {
     pub busy: ByteSize,
 }
 
+/// The formulas of [`ProxyBuffers`]: `proxy_buffers` (size and count) and
+/// `proxy_busy_buffers_size`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProxyFormulas {
+    /// `size = …; count = …`.
+    pub buffers: Formula,
+    /// `clamp(2 × largest, largest, (count − 1) × size)`.
+    pub busy: Formula,
+}
+
 impl ProxyBuffers {
     /// Sizes buffers so a typical response body of `response` fits in memory.
     pub fn for_response(header: ByteSize, response: ByteSize) -> Self {
-        let kib = ByteSize::KIB.as_u64();
+        Self::with_formulas(header, response).0
+    }
+
+    /// [`ProxyBuffers::for_response`] with the formulas that computed it.
+    pub fn with_formulas(header: ByteSize, response: ByteSize) -> (Self, ProxyFormulas) {
         // Few, large buffers: a typical response is read in one or two calls (measured:
         // `4 32k` beats `8 4k` for 32 KiB responses, docs/benchmarks.md). Allocated only
         // while a request is in flight.
-        let size = response
-            .as_u64()
-            .next_power_of_two()
-            .clamp(4 * kib, 32 * kib);
-        let largest = header.as_u64().max(size);
+        let size = Term::input_size(response)
+            .pow2()
+            .clamp(Term::size(ByteSize::kib(4)), Term::size(ByteSize::kib(32)));
+        let size_bytes = ByteSize::bytes(size.value());
+        let largest = ByteSize::bytes(header.as_u64().max(size_bytes.as_u64()));
+        let per = |n: ByteSize| Term::input_size(n).over(Term::size(size_bytes)).ceil();
         // nginx requires busy ≤ (count − 1) × size, and busy ≥ the largest buffer.
-        let count = (response.as_u64().div_ceil(size) + 1)
-            .max(4)
-            .max(1 + largest.div_ceil(size))
-            .clamp(2, 64);
-        let busy = (2 * largest).clamp(largest, (count - 1) * size);
-        Self {
+        let count = Term::max(vec![
+            per(response).plus(Term::num(1u32)),
+            Term::num(4u32),
+            Term::num(1u32).plus(Term::size(largest).over(Term::size(size_bytes)).ceil()),
+        ])
+        .at_most(Term::num(64u32));
+        let n = count.value();
+        let busy = Term::num(2u32).times(Term::size(largest)).clamp(
+            Term::size(largest),
+            Term::num(n)
+                .minus(Term::num(1u32))
+                .times(Term::size(size_bytes)),
+        );
+        let buffers = Formula::equals_size(&size)
+            .named("size")
+            .and(&Formula::equals(&count).named("count"));
+        let formulas = ProxyFormulas {
+            buffers,
+            busy: Formula::equals_size(&busy),
+        };
+        let buffers = Self {
             header,
-            count: count as u32,
-            size: ByteSize::bytes(size),
-            busy: ByteSize::bytes(busy),
-        }
+            count: n as u32,
+            size: size_bytes,
+            busy: ByteSize::bytes(busy.value()),
+        };
+        (buffers, formulas)
     }
 
     /// Worst-case memory of one proxied request.
@@ -146,6 +178,36 @@ impl ProxyBuffers {
 pub struct OpenFileCache {
     /// Entries per worker.
     pub max: u32,
+}
+
+/// The formulas behind the computed values, each the text of the very computation that
+/// produced the number (see [`Term`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Formulas {
+    /// `worker_connections`.
+    pub worker_connections: Formula,
+    /// `worker_rlimit_nofile`.
+    pub rlimit_nofile: Formula,
+    /// `LimitNOFILE`.
+    pub limit_nofile: Formula,
+    /// `fs.file-max`, when written.
+    pub file_max: Option<Formula>,
+    /// `listen … backlog=`.
+    pub backlog: Formula,
+    /// `net.core.somaxconn`.
+    pub somaxconn: Formula,
+    /// `net.ipv4.tcp_max_syn_backlog`, when written.
+    pub syn_backlog: Formula,
+    /// Upstream `keepalive`, for workloads that proxy.
+    pub upstream_keepalive: Option<Formula>,
+    /// `open_file_cache max=`.
+    pub open_file_cache: Option<Formula>,
+    /// `ssl_session_cache` size.
+    pub session_cache: Formula,
+    /// Proxy buffers, for workloads that proxy.
+    pub proxy: Option<ProxyFormulas>,
+    /// `aio threads`.
+    pub aio: Formula,
 }
 
 /// Every number the plan uses.
@@ -197,10 +259,8 @@ pub struct Tuning {
     pub aio_threads: bool,
     /// Estimated peak memory of all workers.
     pub peak_memory: u64,
-}
-
-fn round_up(n: u64, step: u64) -> u64 {
-    n.div_ceil(step) * step
+    /// How the computed values were computed.
+    pub formulas: Formulas,
 }
 
 /// Kernel default of `tcp_max_syn_backlog`: max(128, ehash buckets / 128), with one
@@ -212,8 +272,12 @@ pub fn syn_backlog_default(ram: ByteSize) -> u32 {
     (buckets / 128).max(128) as u32
 }
 
+fn num(n: impl Into<u64>) -> Term {
+    Term::num(n.into())
+}
+
 impl Tuning {
-    /// Computes every number for `inputs`.
+    /// Computes every number for `inputs`, in dependency order.
     pub fn compute(inputs: &Inputs) -> Self {
         let profile = Profile::of(inputs.workload);
         let workers = inputs.vcpu;
@@ -223,11 +287,13 @@ impl Tuning {
         let proxy = inputs
             .workload
             .proxies()
-            .then(|| ProxyBuffers::for_response(profile.header_buffer, inputs.response_size));
+            .then(|| ProxyBuffers::with_formulas(profile.header_buffer, inputs.response_size));
 
         // Memory of one active client, including its share of connection slots.
         let tls = if inputs.tls { TLS_CLIENT_BYTES } else { 0 };
-        let proxied = proxy.map_or(0, |b| p * (1024 + 3 * 1024 + b.per_request()) / 1000);
+        let proxied = proxy
+            .as_ref()
+            .map_or(0, |(b, _)| p * (1024 + 3 * 1024 + b.per_request()) / 1000);
         let slots = SLOT_BYTES * u64::from(HEADROOM.0) * (1000 + p) / u64::from(HEADROOM.1) / 1000;
         let client_bytes = CLIENT_BYTES + tls + proxied + slots;
 
@@ -240,20 +306,32 @@ impl Tuning {
             .unwrap_or_else(|| profile.clients_per_vcpu.saturating_mul(workers));
         let mut clients = clients_target.min(memory_clients);
 
-        let per_worker = |clients: u32| -> u64 {
-            u64::from(clients)
-                .saturating_mul(u64::from(HEADROOM.0))
-                .div_ceil(u64::from(HEADROOM.1) * u64::from(workers))
-        };
-        let upstream_keepalive = inputs.workload.proxies().then(|| {
-            let in_flight =
-                per_worker(clients) * 2 / 3 * p * u64::from(profile.in_flight_permille) / 1_000_000;
-            round_up((in_flight * 6).div_ceil(5), 8).clamp(8, 512) as u32
+        let headroom = Term::ratio(u64::from(HEADROOM.0), u64::from(HEADROOM.1));
+        let keepalive_term = inputs.workload.proxies().then(|| {
+            let mut t = Term::ratio(6, 5)
+                .times(num(clients).label("clients"))
+                .over(num(workers).label("workers"));
+            if p != 1000 {
+                t = t.times(Term::ratio(p, 1000).label("proxied"));
+            }
+            t.times(Term::percent_of_permille(profile.in_flight_permille).label("in flight"))
+                .round_up(8)
+                .at_least(num(8u32))
+                .at_most(num(512u32))
         });
+        let upstream_keepalive = keepalive_term.as_ref().map(|t| t.value() as u32);
         let keepalive = u64::from(upstream_keepalive.unwrap_or(0));
-        let needed = per_worker(clients) * (1000 + p) / 1000 + keepalive + u64::from(SPARE_SLOTS);
-        let worker_connections =
-            round_up(needed, 1024).clamp(1024, u64::from(MAX_WORKER_CONNECTIONS)) as u32;
+        let wc_term = num(clients)
+            .label("clients")
+            .times(headroom)
+            .over(num(workers).label("workers"))
+            .ceil()
+            .times(num(1u32).plus(Term::ratio(p, 1000)))
+            .plus(num(keepalive).label("keepalive"))
+            .plus(num(SPARE_SLOTS).label("spare"))
+            .round_up(1024)
+            .at_most(num(MAX_WORKER_CONNECTIONS).label("max"));
+        let worker_connections = wc_term.value() as u32;
         // When the slot limit binds, fewer clients fit than planned.
         let slot_clients = (u64::from(worker_connections) - keepalive - u64::from(SPARE_SLOTS))
             * u64::from(workers)
@@ -265,33 +343,75 @@ impl Tuning {
             .min(slot_clients.min(u64::from(u32::MAX)) as u32)
             .max(1);
 
-        let open_file_cache = inputs.workload.serves_files().then(|| OpenFileCache {
-            max: round_up((u64::from(inputs.static_files) * 6).div_ceil(5), 100).clamp(1000, 65_536)
-                as u32,
+        let ofc_term = inputs.workload.serves_files().then(|| {
+            Term::ratio(6, 5)
+                .times(num(inputs.static_files).label("files"))
+                .round_up(100)
+                .at_least(num(1000u32))
+                .at_most(num(65_536u32))
+        });
+        let open_file_cache = ofc_term.as_ref().map(|t| OpenFileCache {
+            max: t.value() as u32,
         });
         let fds_per_connection: u64 = if inputs.workload.serves_files() { 2 } else { 1 };
         let wc = u64::from(worker_connections);
         let ofc = u64::from(open_file_cache.map_or(0, |c| c.max));
-        let rlimit = round_up(
-            (2 * wc).max(fds_per_connection * wc + ofc + keepalive + 64),
-            1024,
-        )
-        .min(u64::from(NR_OPEN)) as u32;
-        let limit_nofile = rlimit.max(SYSTEMD_HARD_NOFILE);
+        let rlimit_term = Term::max(vec![
+            num(2u32).times(num(wc)),
+            num(fds_per_connection)
+                .times(num(wc))
+                .plus(num(ofc).label("open_file_cache"))
+                .plus(num(keepalive).label("keepalive"))
+                .plus(num(64u32)),
+        ])
+        .round_up(1024)
+        .at_most(num(NR_OPEN).label("fs.nr_open"));
+        let rlimit = rlimit_term.value() as u32;
+        let limit_term = Term::max(vec![
+            num(rlimit).named("worker_rlimit_nofile"),
+            num(SYSTEMD_HARD_NOFILE),
+        ]);
+        let limit_nofile = limit_term.value() as u32;
 
         let file_max_default = ram / 1024 / 10;
-        let file_max_needed = u64::from(workers) * u64::from(rlimit) + 65_536;
-        let file_max =
-            (file_max_needed > file_max_default).then(|| round_up(file_max_needed, 65_536));
+        let file_max_term = num(workers)
+            .label("workers")
+            .times(num(rlimit))
+            .plus(num(65_536u32))
+            .round_up(65_536);
+        let file_max = (u64::from(workers) * u64::from(rlimit) + 65_536 > file_max_default)
+            .then(|| file_max_term.value());
+        let kernel_file_max = num(file_max_default).named("kernel default");
 
-        let storm_rate = u64::from(clients) / u64::from(RECONNECT_STORM_SECONDS);
-        let queued = (storm_rate * u64::from(ACCEPT_WAIT_MS)).div_ceil(1000);
-        let backlog = queued.next_power_of_two().clamp(512, 65_535) as u32;
+        let backlog_term = num(clients)
+            .label("clients")
+            .over(num(RECONNECT_STORM_SECONDS).label("s"))
+            .times(Term::ratio(u64::from(ACCEPT_WAIT_MS), 1000).label("s"))
+            .pow2()
+            .at_least(num(512u32))
+            .at_most(num(65_535u32));
+        let backlog = backlog_term.value() as u32;
+        let somaxconn_term = Term::max(vec![
+            num(backlog).named("backlog"),
+            num(SOMAXCONN_DEFAULT).named("kernel default"),
+        ]);
+        let syn_backlog_default = syn_backlog_default(inputs.ram);
 
         let fastopen =
             (inputs.workload == Workload::Static && !inputs.behind_lb).then_some(FASTOPEN_QUEUE);
         let reuseport = workers >= 4 || inputs.http3 && workers > 1;
-        let session_cache_mib = clients.div_ceil(1000).clamp(1, 1024);
+        let session_term = num(clients)
+            .label("clients")
+            .over(num(1000u32))
+            .ceil()
+            .at_least(num(1u32))
+            .at_most(num(1024u32))
+            .unit("MiB", 1 << 20);
+        let session_cache_mib = (session_term.value() >> 20) as u32;
+        let files_bytes = num(inputs.static_files)
+            .label("files")
+            .times(Term::input_size(inputs.response_size));
+        let half_ram = Term::input_size(inputs.ram).label("RAM").over(num(2u32));
         let aio_threads = inputs.workload.serves_files()
             && u64::from(inputs.static_files).saturating_mul(inputs.response_size.as_u64())
                 > ram / 2;
@@ -299,6 +419,27 @@ impl Tuning {
         let peak_memory = u64::from(workers) * wc * SLOT_BYTES
             + u64::from(clients) * client_bytes
             + u64::from(workers) * ofc * OPEN_FILE_BYTES;
+
+        let formulas = Formulas {
+            worker_connections: Formula::equals(&wc_term),
+            rlimit_nofile: Formula::equals(&rlimit_term),
+            limit_nofile: Formula::equals(&limit_term)
+                .compare("≥", &num(2u32).times(num(worker_connections))),
+            file_max: file_max
+                .map(|_| Formula::equals(&file_max_term).compare(">", &kernel_file_max)),
+            backlog: Formula::equals(&backlog_term).named("backlog"),
+            somaxconn: Formula::equals(&somaxconn_term),
+            syn_backlog: Formula::comparison(
+                &num(backlog).named("backlog"),
+                ">",
+                &num(syn_backlog_default).named("kernel default"),
+            ),
+            upstream_keepalive: keepalive_term.as_ref().map(Formula::equals),
+            open_file_cache: ofc_term.as_ref().map(Formula::equals),
+            session_cache: Formula::equals_size(&session_term),
+            proxy: proxy.as_ref().map(|(_, f)| f.clone()),
+            aio: Formula::comparison(&files_bytes, ">", &half_ram),
+        };
 
         Self {
             profile,
@@ -317,13 +458,14 @@ impl Tuning {
             file_max_default,
             backlog,
             somaxconn: backlog.max(SOMAXCONN_DEFAULT),
-            syn_backlog_default: syn_backlog_default(inputs.ram),
+            syn_backlog_default,
             fastopen,
             reuseport,
-            proxy,
+            proxy: proxy.map(|(b, _)| b),
             session_cache_mib,
             aio_threads,
             peak_memory,
+            formulas,
         }
     }
 }

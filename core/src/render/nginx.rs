@@ -2,7 +2,7 @@
 
 use super::{header, with_new_reason};
 use crate::ir::{self, Node};
-use crate::plan::{Plan, Scope};
+use crate::plan::{FileKind, Plan, Scope};
 
 /// Builds the nodes of one scope, each setting under its reason; `count` is the number of
 /// its settings, which callers count for all their scopes in one pass.
@@ -28,13 +28,13 @@ pub(super) fn scope_nodes(plan: &Plan, scope: Scope, count: usize) -> Vec<Node<'
     nodes
 }
 
-/// Omitted settings of nginx.conf, as a closing comment: one line per setting, in one
+/// Omitted settings of one nginx file, as a closing comment: one line per setting, in one
 /// string (each line is wrapped on its own).
-fn omitted_nodes(plan: &Plan) -> Vec<Node<'_>> {
+pub(super) fn omitted_nodes(plan: &Plan, file: FileKind) -> Vec<Node<'_>> {
     let mut nginx = plan
         .omitted
         .iter()
-        .filter(|o| !o.name.contains('.'))
+        .filter(|o| o.scope.file() == file)
         .peekable();
     if nginx.peek().is_none() {
         return Vec::new();
@@ -78,6 +78,6 @@ pub fn nginx_conf(plan: &Plan) -> String {
         vec![],
         scope_nodes(plan, Scope::Http, http),
     ));
-    tree.extend(omitted_nodes(plan));
+    tree.extend(omitted_nodes(plan, FileKind::Nginx));
     ir::write(&tree)
 }

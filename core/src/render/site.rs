@@ -1,9 +1,9 @@
 //! The site file: upstream, catch-all servers and the site's server blocks.
 
 use super::header;
-use super::nginx::scope_nodes;
+use super::nginx::{omitted_nodes, scope_nodes};
 use crate::ir::{self, Node};
-use crate::plan::{LocationRole, Plan, Scope, ServerRole};
+use crate::plan::{FileKind, LocationRole, Plan, Scope, ServerRole};
 
 fn server_title(role: ServerRole) -> &'static str {
     match role {
@@ -75,5 +75,6 @@ pub fn site(plan: &Plan) -> String {
         tree.push(Node::Comment(server_title(server).into()));
         tree.push(Node::block("server", vec![], children));
     }
+    tree.extend(omitted_nodes(plan, FileKind::Site));
     ir::write(&tree)
 }

@@ -2,7 +2,7 @@
 
 use super::{header, push_value};
 use crate::ir::{push_reason, push_wrapped};
-use crate::plan::{Plan, Scope};
+use crate::plan::{FileKind, Plan, Scope};
 
 fn comment_lines(out: &mut String, text: &str) {
     push_wrapped(out, "# ", text, 90);
@@ -26,7 +26,7 @@ pub fn sysctl(plan: &Plan) -> String {
     let mut omitted = plan
         .omitted
         .iter()
-        .filter(|o| o.name.contains('.'))
+        .filter(|o| o.scope.file() == FileKind::Sysctl)
         .peekable();
     if omitted.peek().is_some() {
         out.push('\n');

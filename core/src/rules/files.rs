@@ -1,0 +1,162 @@
+//! Serving files: sendfile, disk reads and the open-file cache.
+
+use super::{Ctx, Decide, Out, Rule, Text};
+use crate::plan::Scope;
+
+const H: Scope = Scope::Http;
+
+pub(super) static SENDFILE: Rule = Rule {
+    name: "sendfile",
+    texts: &[Text::new(
+        "sendfile",
+        "Send files from the page cache without copying them through nginx.",
+    )],
+    decide: Decide::Fixed {
+        scope: H,
+        args: &["on"],
+    },
+};
+
+pub(super) static TCP_NOPUSH: Rule = Rule {
+    name: "tcp_nopush",
+    texts: &[Text::new(
+        "tcp_nopush",
+        "With sendfile, send headers and the start of the file in full packets.",
+    )],
+    decide: Decide::Fixed {
+        scope: H,
+        args: &["on"],
+    },
+};
+
+pub(super) static AIO: Rule = Rule {
+    name: "aio",
+    texts: &[Text::new(
+        "aio",
+        "The files do not fit in the page cache, so reads from disk would block a worker; a thread pool takes them.",
+    )
+    .inputs(&["static_files", "response_size", "ram"])],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        if c.t.aio_threads {
+            let f = c.t.formulas.aio.clone();
+            out.set_args(H, vec!["threads".into()], &AIO.texts[0], Some(f));
+        }
+    }),
+};
+
+pub(super) static OPEN_FILE_CACHE: Rule = Rule {
+    name: "open_file_cache",
+    texts: &[Text::new(
+        "open_file_cache",
+        "Keep descriptors of hot files open, per worker; the entries count against worker_rlimit_nofile.",
+    )
+    .inputs(&["static_files", "workload"])],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        if let (Some(ofc), Some(f)) = (c.t.open_file_cache, &c.t.formulas.open_file_cache) {
+            let args = vec![format!("max={}", ofc.max).into(), "inactive=60s".into()];
+            out.set_args(H, args, &OPEN_FILE_CACHE.texts[0], Some(f.clone()));
+        }
+    }),
+};
+
+fn caches_files(c: &Ctx) -> bool {
+    c.t.open_file_cache.is_some()
+}
+
+pub(super) static OPEN_FILE_CACHE_VALID: Rule = Rule {
+    name: "open_file_cache_valid",
+    texts: &[Text::new(
+        "open_file_cache_valid",
+        "Recheck cached files once a minute.",
+    )],
+    decide: Decide::When {
+        when: caches_files,
+        scope: H,
+        args: &["60s"],
+    },
+};
+
+pub(super) static OPEN_FILE_CACHE_MIN_USES: Rule = Rule {
+    name: "open_file_cache_min_uses",
+    texts: &[Text::new(
+        "open_file_cache_min_uses",
+        "Cache only files asked for twice, so one-off requests do not evict hot files.",
+    )],
+    decide: Decide::When {
+        when: caches_files,
+        scope: H,
+        args: &["2"],
+    },
+};
+
+pub(super) static OPEN_FILE_CACHE_ERRORS: Rule = Rule {
+    name: "open_file_cache_errors",
+    texts: &[Text::new(
+        "omit.open_file_cache_errors",
+        "Caching 'file not found' would keep answering 404 for up to a minute after a deploy adds the file.",
+    )],
+    decide: Decide::Omit {
+        when: caches_files,
+        scope: H,
+    },
+};
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::testing::{formula, omitted, plan, value};
+
+    #[test]
+    fn sendfile_with_nopush() {
+        let p = plan("{}");
+        assert_eq!(value(&p, "sendfile").as_deref(), Some("on"));
+        assert_eq!(value(&p, "tcp_nopush").as_deref(), Some("on"));
+    }
+
+    #[test]
+    fn aio_threads_only_when_files_outgrow_half_the_ram() {
+        let fits = plan(r#"{"ram":"8G","static_files":100000,"response_size":"32K"}"#);
+        assert_eq!(value(&fits, "aio"), None);
+        let spills = plan(r#"{"ram":"8G","static_files":200000,"response_size":"32K"}"#);
+        assert_eq!(value(&spills, "aio").as_deref(), Some("threads"));
+        assert_eq!(formula(&spills, "aio"), "200000 files × 32K > 8G RAM / 2");
+        let proxy = plan(r#"{"workload":"proxy","ram":"1G","static_files":1000000}"#);
+        assert_eq!(value(&proxy, "aio"), None);
+    }
+
+    #[test]
+    fn cache_size_bounds() {
+        let small = plan(r#"{"static_files":10}"#);
+        assert_eq!(
+            value(&small, "open_file_cache").as_deref(),
+            Some("max=1000 inactive=60s")
+        );
+        assert!(formula(&small, "open_file_cache").starts_with("max("));
+        let mid = plan(r#"{"static_files":1234}"#);
+        assert_eq!(
+            value(&mid, "open_file_cache").as_deref(),
+            Some("max=1500 inactive=60s")
+        );
+        assert_eq!(
+            formula(&mid, "open_file_cache"),
+            "1.2 × 1234 files, rounded up to 100 = 1500"
+        );
+        let big = plan(r#"{"static_files":1000000}"#);
+        assert_eq!(
+            value(&big, "open_file_cache").as_deref(),
+            Some("max=65536 inactive=60s")
+        );
+        assert!(formula(&big, "open_file_cache").starts_with("min("));
+    }
+
+    #[test]
+    fn cache_companions_follow_the_cache() {
+        let s = plan("{}");
+        assert_eq!(value(&s, "open_file_cache_valid").as_deref(), Some("60s"));
+        assert_eq!(value(&s, "open_file_cache_min_uses").as_deref(), Some("2"));
+        assert!(omitted(&s, "open_file_cache_errors"));
+        let p = plan(r#"{"workload":"api"}"#);
+        assert_eq!(value(&p, "open_file_cache"), None);
+        assert_eq!(value(&p, "open_file_cache_valid"), None);
+        assert!(!omitted(&p, "open_file_cache_errors"));
+    }
+}

@@ -1,0 +1,314 @@
+//! The `http` block's core: types, keep-alive, client buffers, logs, real client address.
+
+use super::{Ctx, Decide, Out, Rule, Text, always};
+use crate::inputs::Workload;
+use crate::plan::Scope;
+
+const H: Scope = Scope::Http;
+
+pub(super) static INCLUDE_MIME: Rule = Rule {
+    name: "include",
+    texts: &[Text::new(
+        "include.mime",
+        "The distribution's media types, so files get the right Content-Type.",
+    )],
+    decide: Decide::Fixed {
+        scope: H,
+        args: &["/etc/nginx/mime.types"],
+    },
+};
+
+pub(super) static DEFAULT_TYPE: Rule = Rule {
+    name: "default_type",
+    texts: &[Text::new(
+        "default_type",
+        "Unknown file types download instead of being guessed.",
+    )],
+    decide: Decide::Fixed {
+        scope: H,
+        args: &["application/octet-stream"],
+    },
+};
+
+pub(super) static TYPES_HASH_MAX_SIZE: Rule = Rule {
+    name: "types_hash_max_size",
+    texts: &[Text::new(
+        "types_hash_max_size",
+        "Room for the full media-type list without a start-up warning.",
+    )],
+    decide: Decide::Fixed {
+        scope: H,
+        args: &["2048"],
+    },
+};
+
+pub(super) static SERVER_TOKENS: Rule = Rule {
+    name: "server_tokens",
+    texts: &[Text::new(
+        "server_tokens",
+        "Do not announce the nginx version in headers and error pages.",
+    )],
+    decide: Decide::Fixed {
+        scope: H,
+        args: &["off"],
+    },
+};
+
+pub(super) static TCP_NODELAY: Rule = Rule {
+    name: "tcp_nodelay",
+    texts: &[Text::new(
+        "tcp_nodelay",
+        "Do not delay the last small packet of a response on keep-alive connections (already the default).",
+    )],
+    decide: Decide::Fixed {
+        scope: H,
+        args: &["on"],
+    },
+};
+
+pub(super) static KEEPALIVE_TIMEOUT: Rule = Rule {
+    name: "keepalive_timeout",
+    texts: &[
+        Text::new(
+            "keepalive_timeout.lb",
+            "Longer than the load balancer's idle timeout (60 s on common ones), so nginx never closes a connection the balancer is about to reuse.",
+        )
+        .inputs(&["behind_lb"]),
+        Text::new(
+            "keepalive_timeout",
+            "Long enough for a page and its assets, short enough that idle browsers give their slots back.",
+        )
+        .inputs(&["behind_lb"]),
+    ],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        if c.i.behind_lb {
+            out.set(H, &["75s"], &KEEPALIVE_TIMEOUT.texts[0]);
+        } else {
+            out.set(H, &["30s"], &KEEPALIVE_TIMEOUT.texts[1]);
+        }
+    }),
+};
+
+pub(super) static KEEPALIVE_REQUESTS: Rule = Rule {
+    name: "keepalive_requests",
+    texts: &[
+        Text::new(
+            "keepalive_requests.lb",
+            "Few, long-lived connections from the balancer carry many requests each.",
+        )
+        .inputs(&["behind_lb"]),
+        Text::new(
+            "keepalive_requests",
+            "Requests per client connection before it is recycled (the default since nginx 1.19.10, written for older versions).",
+        ),
+    ],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        if c.i.behind_lb {
+            out.set(H, &["10000"], &KEEPALIVE_REQUESTS.texts[0]);
+        } else {
+            out.set(H, &["1000"], &KEEPALIVE_REQUESTS.texts[1]);
+        }
+    }),
+};
+
+pub(super) static CLIENT_BODY_BUFFER_SIZE: Rule = Rule {
+    name: "client_body_buffer_size",
+    texts: &[
+        Text::new(
+            "client_body_buffer_size",
+            "Form and JSON bodies up to 16 KiB stay in memory instead of a temporary file.",
+        )
+        .inputs(&["workload"]),
+        Text::new(
+            "omit.client_body_buffer_size",
+            "A static site receives almost no request bodies; the default two pages are enough.",
+        ),
+    ],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        if c.i.workload == Workload::Static {
+            out.omit(H, &CLIENT_BODY_BUFFER_SIZE.texts[1]);
+        } else {
+            out.set(H, &["16k"], &CLIENT_BODY_BUFFER_SIZE.texts[0]);
+        }
+    }),
+};
+
+pub(super) static LARGE_CLIENT_HEADER_BUFFERS: Rule = Rule {
+    name: "large_client_header_buffers",
+    texts: &[
+        Text::new(
+            "large_client_header_buffers",
+            "API clients send bearer tokens and cookies that outgrow 8 KiB header lines.",
+        )
+        .inputs(&["workload"]),
+        Text::new(
+            "omit.large_client_header_buffers",
+            "The defaults (1k, growing to 4 × 8k) fit browser requests.",
+        ),
+    ],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        if c.i.workload == Workload::Api {
+            out.set(H, &["4", "16k"], &LARGE_CLIENT_HEADER_BUFFERS.texts[0]);
+        } else {
+            out.omit(H, &LARGE_CLIENT_HEADER_BUFFERS.texts[1]);
+        }
+    }),
+};
+
+pub(super) static CLIENT_HEADER_BUFFER_SIZE: Rule = Rule {
+    name: "client_header_buffer_size",
+    texts: &[Text::new(
+        "omit.client_header_buffer_size",
+        "The default 1k already fits most request headers; longer ones move to large_client_header_buffers.",
+    )],
+    decide: Decide::Omit {
+        when: always,
+        scope: H,
+    },
+};
+
+pub(super) static ACCESS_LOG: Rule = Rule {
+    name: "access_log",
+    texts: &[Text::new(
+        "access_log",
+        "Buffer log lines: one write per 64 KiB instead of one per request. Up to 5 s of lines can be lost in a crash.",
+    )],
+    decide: Decide::Fixed {
+        scope: H,
+        args: &[
+            "/var/log/nginx/access.log",
+            "combined",
+            "buffer=64k",
+            "flush=5s",
+        ],
+    },
+};
+
+pub(super) static SET_REAL_IP_FROM: Rule = Rule {
+    name: "set_real_ip_from",
+    texts: &[Text::new(
+        "set_real_ip_from",
+        "Trust X-Forwarded-For only from the load balancers, so logs and limits see the real client address.",
+    )
+    .inputs(&["trusted_proxies"])],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        if c.i.behind_lb {
+            for cidr in &c.i.trusted_proxies {
+                out.set_value(H, cidr, &SET_REAL_IP_FROM.texts[0], None);
+            }
+        }
+    }),
+};
+
+pub(super) static REAL_IP_HEADER: Rule = Rule {
+    name: "real_ip_header",
+    texts: &[Text::new(
+        "real_ip_header",
+        "The header the load balancer adds.",
+    )],
+    decide: Decide::When {
+        when: |c| c.i.behind_lb,
+        scope: H,
+        args: &["X-Forwarded-For"],
+    },
+};
+
+pub(super) static REAL_IP_RECURSIVE: Rule = Rule {
+    name: "real_ip_recursive",
+    texts: &[Text::new(
+        "real_ip_recursive",
+        "Skip every trusted address in the chain, not only the last.",
+    )],
+    decide: Decide::When {
+        when: |c| c.i.behind_lb,
+        scope: H,
+        args: &["on"],
+    },
+};
+
+pub(super) static INCLUDE_SITES: Rule = Rule {
+    name: "include",
+    texts: &[Text::new(
+        "include.sites",
+        "The site file written next to this one (relative, so `nginx -t -c` checks a generated tree as a whole).",
+    )],
+    decide: Decide::Fixed {
+        scope: H,
+        args: &["conf.d/*.conf"],
+    },
+};
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::testing::{omitted, plan, value, values};
+
+    #[test]
+    fn fixed_rows() {
+        let p = plan("{}");
+        assert_eq!(
+            values(&p, "include"),
+            [
+                "/etc/nginx/modules-enabled/*.conf",
+                "/etc/nginx/mime.types",
+                "conf.d/*.conf"
+            ]
+        );
+        assert_eq!(
+            value(&p, "default_type").as_deref(),
+            Some("application/octet-stream")
+        );
+        assert_eq!(value(&p, "types_hash_max_size").as_deref(), Some("2048"));
+        assert_eq!(value(&p, "server_tokens").as_deref(), Some("off"));
+        assert_eq!(value(&p, "tcp_nodelay").as_deref(), Some("on"));
+        assert_eq!(
+            values(&p, "access_log")[0],
+            "/var/log/nginx/access.log combined buffer=64k flush=5s"
+        );
+        assert!(omitted(&p, "client_header_buffer_size"));
+    }
+
+    #[test]
+    fn keepalive_outlasts_the_balancer() {
+        let direct = plan("{}");
+        assert_eq!(value(&direct, "keepalive_timeout").as_deref(), Some("30s"));
+        assert_eq!(
+            value(&direct, "keepalive_requests").as_deref(),
+            Some("1000")
+        );
+        let lb = plan(r#"{"behind_lb":true}"#);
+        assert_eq!(value(&lb, "keepalive_timeout").as_deref(), Some("75s"));
+        assert_eq!(value(&lb, "keepalive_requests").as_deref(), Some("10000"));
+    }
+
+    #[test]
+    fn bodies_and_headers_by_workload() {
+        let s = plan(r#"{"workload":"static"}"#);
+        assert!(omitted(&s, "client_body_buffer_size"));
+        assert!(omitted(&s, "large_client_header_buffers"));
+        let p = plan(r#"{"workload":"proxy"}"#);
+        assert_eq!(value(&p, "client_body_buffer_size").as_deref(), Some("16k"));
+        assert!(omitted(&p, "large_client_header_buffers"));
+        let a = plan(r#"{"workload":"api"}"#);
+        assert_eq!(
+            value(&a, "large_client_header_buffers").as_deref(),
+            Some("4 16k")
+        );
+    }
+
+    #[test]
+    fn real_ip_only_behind_a_balancer() {
+        let direct = plan("{}");
+        assert!(values(&direct, "set_real_ip_from").is_empty());
+        assert_eq!(value(&direct, "real_ip_header"), None);
+        let lb = plan(r#"{"behind_lb":true,"trusted_proxies":["10.0.0.0/8","192.168.1.0/24"]}"#);
+        assert_eq!(
+            values(&lb, "set_real_ip_from"),
+            ["10.0.0.0/8", "192.168.1.0/24"]
+        );
+        assert_eq!(
+            value(&lb, "real_ip_header").as_deref(),
+            Some("X-Forwarded-For")
+        );
+        assert_eq!(value(&lb, "real_ip_recursive").as_deref(), Some("on"));
+    }
+}

@@ -1,0 +1,434 @@
+//! The rule registry: every setting nginx-gen writes or deliberately leaves out is one
+//! [`Rule`], defined once in the file of its directive family, with its tests beside it.
+//!
+//! A rule names the setting it decides, the reason texts it may give (id, English text,
+//! the inputs they depend on) and its decision: a data row for settings that never change
+//! ([`Decide::Fixed`], [`Decide::When`], [`Decide::Omit`]), or code that computes the value
+//! ([`Decide::Code`]). Computed values come with a [`formula::Formula`] built by the same
+//! operations that computed them, so the explanation cannot disagree with the value. Stock
+//! defaults and documentation links come from the policy tables ([`crate::gates`]) by name.
+//!
+//! [`RULES`] lists every rule in output order; [`run`] evaluates them for one set of inputs.
+//! Sizing numbers that depend on each other are computed first, in [`crate::tuning`].
+
+pub mod formula;
+
+mod compression;
+mod events;
+mod files;
+mod headers;
+mod http;
+mod kernel;
+mod limits;
+mod process;
+mod proxy;
+mod site;
+mod tls;
+pub(crate) mod warnings;
+
+use std::borrow::Cow;
+
+use crate::gates::{Versions, default_and_doc};
+use crate::i18n;
+use crate::inputs::Inputs;
+use crate::plan::{Omitted, Reason, Scope, ServerRole, Setting};
+use crate::tuning::Tuning;
+use formula::Formula;
+
+/// A reason a rule gives: a stable id (translations and `explain` use it), the English
+/// text, and the inputs the value depends on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Text {
+    /// Stable id.
+    pub id: &'static str,
+    /// The explanation in English.
+    pub en: &'static str,
+    /// The inputs (JSON keys) the value depends on.
+    pub inputs: &'static [&'static str],
+}
+
+impl Text {
+    /// A reason that depends on no input.
+    pub const fn new(id: &'static str, en: &'static str) -> Self {
+        Self {
+            id,
+            en,
+            inputs: &[],
+        }
+    }
+    /// The same reason, depending on `inputs`.
+    #[must_use]
+    pub const fn inputs(self, inputs: &'static [&'static str]) -> Self {
+        Self { inputs, ..self }
+    }
+}
+
+/// How a rule decides.
+#[derive(Clone, Copy)]
+pub enum Decide {
+    /// Always written, with these arguments, for the rule's first reason.
+    Fixed {
+        /// Where.
+        scope: Scope,
+        /// The arguments.
+        args: &'static [&'static str],
+    },
+    /// Written with these arguments when `when` holds.
+    When {
+        /// The condition.
+        when: fn(&Ctx) -> bool,
+        /// Where.
+        scope: Scope,
+        /// The arguments.
+        args: &'static [&'static str],
+    },
+    /// Left at the default when `when` holds, for the rule's first reason.
+    Omit {
+        /// The condition.
+        when: fn(&Ctx) -> bool,
+        /// Where it would go.
+        scope: Scope,
+    },
+    /// Computed from the inputs.
+    Code(fn(&Ctx, &mut Out)),
+}
+
+impl std::fmt::Debug for Decide {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Fixed { scope, args } => write!(f, "Fixed({scope:?}, {args:?})"),
+            Self::When { scope, args, .. } => write!(f, "When({scope:?}, {args:?})"),
+            Self::Omit { scope, .. } => write!(f, "Omit({scope:?})"),
+            Self::Code(_) => f.write_str("Code"),
+        }
+    }
+}
+
+/// One rule.
+#[derive(Debug)]
+pub struct Rule {
+    /// The setting it decides: directive, sysctl key or systemd setting, or what it leaves
+    /// out (`add_header Referrer-Policy`).
+    pub name: &'static str,
+    /// Every reason it may give; the first is the one of data rows.
+    pub texts: &'static [Text],
+    /// The decision.
+    pub decide: Decide,
+}
+
+/// Always: the condition of unconditional data rows.
+pub(crate) fn always(_: &Ctx) -> bool {
+    true
+}
+
+/// What a rule sees: the validated inputs, the sizing numbers and the target versions.
+#[derive(Debug)]
+pub struct Ctx<'a> {
+    /// The inputs.
+    pub i: &'a Inputs,
+    /// The numbers.
+    pub t: &'a Tuning,
+    /// The nginx and OpenSSL versions the output targets.
+    pub v: Versions,
+}
+
+impl Ctx<'_> {
+    /// The server block that serves the site's content: HTTPS when TLS is on.
+    pub fn content_server(&self) -> ServerRole {
+        if self.i.tls {
+            ServerRole::SiteTls
+        } else {
+            ServerRole::Site
+        }
+    }
+}
+
+/// Where a rule writes its settings.
+#[derive(Debug)]
+pub struct Out<'p> {
+    rule: &'static Rule,
+    index: u16,
+    i: &'p Inputs,
+    settings: &'p mut Vec<Setting>,
+    omitted: &'p mut Vec<Omitted>,
+}
+
+impl Out<'_> {
+    fn reason(&self, text: &Text, formula: Option<Formula>) -> Reason {
+        debug_assert!(
+            self.rule.texts.iter().any(|t| t.id == text.id),
+            "rule {} gives reason {} it does not declare",
+            self.rule.name,
+            text.id
+        );
+        let (default, doc) = default_and_doc(self.rule.name, self.i.nginx_version);
+        Reason {
+            id: text.id,
+            why: i18n::translate(self.i.lang, text.id).unwrap_or(text.en),
+            formula: formula.map(Formula::into_string),
+            inputs: text.inputs,
+            default,
+            doc,
+        }
+    }
+
+    /// Writes the rule's setting with fixed arguments.
+    pub fn set(&mut self, scope: Scope, args: &[&'static str], text: &Text) {
+        let args = args.iter().copied().map(Cow::Borrowed).collect();
+        self.set_args(scope, args, text, None);
+    }
+
+    /// Writes the rule's setting with computed arguments and, where computed, the formula.
+    pub fn set_args(
+        &mut self,
+        scope: Scope,
+        args: Vec<Cow<'static, str>>,
+        text: &Text,
+        formula: Option<Formula>,
+    ) {
+        let reason = self.reason(text, formula);
+        self.settings.push(Setting {
+            scope,
+            name: self.rule.name,
+            args,
+            reason,
+            rule: self.index,
+        });
+    }
+
+    /// Writes the rule's setting with one computed argument.
+    pub fn set_value(
+        &mut self,
+        scope: Scope,
+        value: impl std::fmt::Display,
+        text: &Text,
+        formula: Option<Formula>,
+    ) {
+        self.set_args(scope, vec![Cow::Owned(value.to_string())], text, formula);
+    }
+
+    /// Leaves the rule's setting at its default, for `text`.
+    pub fn omit(&mut self, scope: Scope, text: &Text) {
+        let reason = self.reason(text, None);
+        self.omitted.push(Omitted {
+            name: self.rule.name,
+            scope,
+            reason,
+            rule: self.index,
+        });
+    }
+}
+
+/// Every rule, in output order (within each scope, settings appear in this order).
+pub static RULES: &[&Rule] = &[
+    &process::USER,
+    &process::WORKER_PROCESSES,
+    &limits::WORKER_RLIMIT_NOFILE,
+    &process::PID,
+    &process::ERROR_LOG,
+    &process::INCLUDE_MODULES,
+    &process::LOAD_MODULE,
+    &process::PCRE_JIT,
+    &events::WORKER_CONNECTIONS,
+    &events::USE,
+    &events::LISTEN_DEFERRED,
+    &events::MULTI_ACCEPT,
+    &events::WORKER_CPU_AFFINITY,
+    &events::ACCEPT_MUTEX,
+    &http::INCLUDE_MIME,
+    &http::DEFAULT_TYPE,
+    &http::TYPES_HASH_MAX_SIZE,
+    &http::SERVER_TOKENS,
+    &files::SENDFILE,
+    &files::TCP_NOPUSH,
+    &http::TCP_NODELAY,
+    &files::AIO,
+    &http::KEEPALIVE_TIMEOUT,
+    &http::KEEPALIVE_REQUESTS,
+    &http::CLIENT_BODY_BUFFER_SIZE,
+    &http::LARGE_CLIENT_HEADER_BUFFERS,
+    &http::CLIENT_HEADER_BUFFER_SIZE,
+    &http::ACCESS_LOG,
+    &files::OPEN_FILE_CACHE,
+    &files::OPEN_FILE_CACHE_VALID,
+    &files::OPEN_FILE_CACHE_MIN_USES,
+    &files::OPEN_FILE_CACHE_ERRORS,
+    &compression::GZIP,
+    &compression::GZIP_COMP_LEVEL,
+    &compression::GZIP_MIN_LENGTH,
+    &compression::GZIP_TYPES,
+    &compression::GZIP_PROXIED,
+    &compression::GZIP_VARY,
+    &compression::GZIP_STATIC,
+    &compression::BROTLI,
+    &compression::BROTLI_COMP_LEVEL,
+    &compression::BROTLI_TYPES,
+    &compression::BROTLI_STATIC,
+    &http::SET_REAL_IP_FROM,
+    &http::REAL_IP_HEADER,
+    &http::REAL_IP_RECURSIVE,
+    &tls::SSL_PROTOCOLS,
+    &tls::SSL_CIPHERS,
+    &tls::SSL_PREFER_SERVER_CIPHERS,
+    &tls::SSL_ECDH_CURVE,
+    &tls::SSL_SESSION_CACHE,
+    &tls::SSL_SESSION_TIMEOUT,
+    &tls::SSL_SESSION_TICKETS,
+    &tls::SSL_BUFFER_SIZE,
+    &http::INCLUDE_SITES,
+    &proxy::UPSTREAM_SERVER,
+    &proxy::KEEPALIVE,
+    &site::LISTEN_CATCH_ALL,
+    &site::RETURN_CATCH_ALL,
+    &site::LISTEN_CATCH_ALL_TLS,
+    &site::LISTEN_QUIC_CATCH_ALL,
+    &tls::SSL_REJECT_HANDSHAKE,
+    &site::RETURN_MISDIRECTED,
+    &tls::SSL_CERTIFICATE_CATCH_ALL,
+    &tls::SSL_CERTIFICATE_KEY_CATCH_ALL,
+    &site::RETURN_CATCH_ALL_TLS,
+    &site::LISTEN_SITE,
+    &site::SERVER_NAME,
+    &site::ACME_ROOT,
+    &site::RETURN_HTTPS,
+    &site::LISTEN_SITE_TLS,
+    &site::LISTEN_QUIC_SITE,
+    &site::HTTP3,
+    &site::HTTP2,
+    &site::SERVER_NAME_TLS,
+    &tls::SSL_CERTIFICATE,
+    &tls::SSL_CERTIFICATE_KEY,
+    &tls::SSL_STAPLING,
+    &tls::SSL_STAPLING_VERIFY,
+    &tls::RESOLVER,
+    &headers::HSTS,
+    &headers::ALT_SVC,
+    &headers::APP_HEADERS,
+    &headers::NOSNIFF,
+    &headers::FRAME_OPTIONS,
+    &headers::REFERRER_POLICY,
+    &site::ROOT,
+    &site::INDEX,
+    &site::TRY_FILES,
+    &site::EXPIRES,
+    &site::ACCESS_LOG_ASSETS,
+    &proxy::PROXY_PASS,
+    &proxy::PROXY_HTTP_VERSION,
+    &proxy::CONNECTION,
+    &proxy::HOST,
+    &proxy::REAL_IP,
+    &proxy::FORWARDED_FOR,
+    &proxy::FORWARDED_PROTO,
+    &proxy::PROXY_BUFFER_SIZE,
+    &proxy::PROXY_BUFFERS,
+    &proxy::PROXY_BUSY_BUFFERS_SIZE,
+    &proxy::PROXY_CONNECT_TIMEOUT,
+    &kernel::SOMAXCONN,
+    &kernel::TCP_MAX_SYN_BACKLOG,
+    &kernel::TCP_FASTOPEN,
+    &kernel::IP_LOCAL_PORT_RANGE,
+    &kernel::IP_LOCAL_RESERVED_PORTS,
+    &kernel::TCP_TW_REUSE,
+    &kernel::FILE_MAX,
+    &kernel::RMEM_MAX,
+    &kernel::WMEM_MAX,
+    &kernel::NETDEV_MAX_BACKLOG,
+    &limits::LIMIT_NOFILE,
+];
+
+/// Evaluates every rule for `ctx`: the settings written and those left out, in order.
+pub fn run(ctx: &Ctx) -> (Vec<Setting>, Vec<Omitted>) {
+    let mut settings = Vec::with_capacity(128);
+    let mut omitted = Vec::with_capacity(24);
+    for (index, rule) in RULES.iter().enumerate() {
+        let mut out = Out {
+            rule,
+            index: index as u16,
+            i: ctx.i,
+            settings: &mut settings,
+            omitted: &mut omitted,
+        };
+        match rule.decide {
+            Decide::Fixed { scope, args } => out.set(scope, args, &rule.texts[0]),
+            Decide::When { when, scope, args } => {
+                if when(ctx) {
+                    out.set(scope, args, &rule.texts[0]);
+                }
+            }
+            Decide::Omit { when, scope } => {
+                if when(ctx) {
+                    out.omit(scope, &rule.texts[0]);
+                }
+            }
+            Decide::Code(decide) => decide(ctx, &mut out),
+        }
+    }
+    (settings, omitted)
+}
+
+/// Every reason text of the registry, each id once (rules that share a reason carry
+/// identical copies; a test checks that).
+pub fn texts() -> impl Iterator<Item = &'static Text> {
+    let mut seen = std::collections::BTreeSet::new();
+    RULES
+        .iter()
+        .flat_map(|r| r.texts.iter())
+        .chain(warnings::TEXTS.iter())
+        .filter(move |t| seen.insert(t.id))
+}
+
+#[cfg(test)]
+pub(crate) mod testing {
+    //! Helpers for the rule tests beside each rule.
+
+    use crate::inputs::Inputs;
+    use crate::plan::{Plan, Scope};
+
+    /// The plan for a JSON input document (`--no-detect` semantics: only what is given).
+    pub(crate) fn plan(json: &str) -> Plan {
+        Plan::new(&Inputs::from_json(json).expect("valid test input"))
+    }
+
+    /// The values of every setting called `name`, in order.
+    pub(crate) fn values(plan: &Plan, name: &str) -> Vec<String> {
+        plan.settings
+            .iter()
+            .filter(|s| s.name == name)
+            .map(crate::plan::Setting::value)
+            .collect()
+    }
+
+    /// The single value of `name`, if written once.
+    pub(crate) fn value(plan: &Plan, name: &str) -> Option<String> {
+        let all = values(plan, name);
+        assert!(
+            all.len() <= 1,
+            "{name} written {} times: {all:?}",
+            all.len()
+        );
+        all.into_iter().next()
+    }
+
+    /// The values of `name` in `scope`.
+    pub(crate) fn values_in(plan: &Plan, scope: Scope, name: &str) -> Vec<String> {
+        plan.in_scope(scope)
+            .filter(|s| s.name == name)
+            .map(crate::plan::Setting::value)
+            .collect()
+    }
+
+    /// Whether `name` is left at its default on purpose.
+    pub(crate) fn omitted(plan: &Plan, name: &str) -> bool {
+        plan.omitted.iter().any(|o| o.name == name)
+    }
+
+    /// The formula of the first setting called `name`.
+    pub(crate) fn formula(plan: &Plan, name: &str) -> String {
+        plan.get(name)
+            .and_then(|s| s.reason.formula.clone())
+            .unwrap_or_else(|| panic!("{name} has no formula"))
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,298 @@
+//! Proxying to the application: the upstream block and the proxied location.
+
+use super::{Ctx, Decide, Out, Rule, Text};
+use crate::gates::Feature;
+use crate::inputs::Workload;
+use crate::plan::{LocationRole, Scope};
+use crate::size::ByteSize;
+
+/// The location that proxies: the named `@app` of the mixed workload, else `/`.
+fn location(c: &Ctx) -> Scope {
+    let location = if c.i.workload == Workload::Mixed {
+        LocationRole::App
+    } else {
+        LocationRole::Root
+    };
+    Scope::Location {
+        server: c.content_server(),
+        location,
+    }
+}
+
+fn proxies(c: &Ctx) -> bool {
+    c.i.workload.proxies()
+}
+
+fn size(s: ByteSize) -> String {
+    s.nginx().unwrap_or_else(|| s.as_u64().to_string())
+}
+
+pub(super) static UPSTREAM_SERVER: Rule = Rule {
+    name: "server",
+    texts: &[Text::new("upstream.server", "An application server.").inputs(&["upstreams"])],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        if proxies(c) {
+            for upstream in &c.i.upstreams {
+                out.set_value(Scope::Upstream, upstream, &UPSTREAM_SERVER.texts[0], None);
+            }
+        }
+    }),
+};
+
+pub(super) static KEEPALIVE: Rule = Rule {
+    name: "keepalive",
+    texts: &[Text::new(
+        "keepalive",
+        "Idle connections to the application kept open per worker, so requests skip the TCP handshake and do not exhaust ephemeral ports.",
+    )
+    .inputs(&["workload", "clients", "vcpu"])],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        if let (Some(n), Some(f)) = (c.t.upstream_keepalive, &c.t.formulas.upstream_keepalive) {
+            out.set_value(Scope::Upstream, n, &KEEPALIVE.texts[0], Some(f.clone()));
+        }
+    }),
+};
+
+pub(super) static PROXY_PASS: Rule = Rule {
+    name: "proxy_pass",
+    texts: &[Text::new(
+        "proxy_pass",
+        "Hand the request to the application servers of the upstream block.",
+    )],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        if proxies(c) {
+            out.set(location(c), &["http://app"], &PROXY_PASS.texts[0]);
+        }
+    }),
+};
+
+fn keepalive_by_hand(c: &Ctx) -> bool {
+    proxies(c) && !c.v.has(Feature::UpstreamKeepaliveByDefault)
+}
+
+pub(super) static PROXY_HTTP_VERSION: Rule = Rule {
+    name: "proxy_http_version",
+    texts: &[Text::new(
+        "proxy_http_version",
+        "Upstream keepalive needs HTTP/1.1 before nginx 1.29.7.",
+    )
+    .inputs(&["nginx_version"])],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        if keepalive_by_hand(c) {
+            out.set(location(c), &["1.1"], &PROXY_HTTP_VERSION.texts[0]);
+        }
+    }),
+};
+
+/// `proxy_set_header NAME VALUE` in the proxied location.
+fn header(c: &Ctx, out: &mut Out, args: &[&'static str], text: &Text) {
+    if proxies(c) {
+        out.set(location(c), args, text);
+    }
+}
+
+pub(super) static CONNECTION: Rule = Rule {
+    name: "proxy_set_header",
+    texts: &[Text::new(
+        "proxy_set_header.connection",
+        "Keep the upstream connection open: before nginx 1.29.7 nginx sends Connection: close.",
+    )
+    .inputs(&["nginx_version"])],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        if keepalive_by_hand(c) {
+            out.set(location(c), &["Connection", ""], &CONNECTION.texts[0]);
+        }
+    }),
+};
+
+pub(super) static HOST: Rule = Rule {
+    name: "proxy_set_header",
+    texts: &[Text::new(
+        "proxy_set_header.host",
+        "The requested host name, as nginx validated it ($http_host could be spoofed).",
+    )],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        header(c, out, &["Host", "$host"], &HOST.texts[0]);
+    }),
+};
+
+pub(super) static REAL_IP: Rule = Rule {
+    name: "proxy_set_header",
+    texts: &[Text::new(
+        "proxy_set_header.real_ip",
+        "The client's address for the application.",
+    )],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        header(c, out, &["X-Real-IP", "$remote_addr"], &REAL_IP.texts[0]);
+    }),
+};
+
+pub(super) static FORWARDED_FOR: Rule = Rule {
+    name: "proxy_set_header",
+    texts: &[Text::new(
+        "proxy_set_header.forwarded_for",
+        "The chain of client addresses.",
+    )],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        header(
+            c,
+            out,
+            &["X-Forwarded-For", "$proxy_add_x_forwarded_for"],
+            &FORWARDED_FOR.texts[0],
+        );
+    }),
+};
+
+pub(super) static FORWARDED_PROTO: Rule = Rule {
+    name: "proxy_set_header",
+    texts: &[Text::new(
+        "proxy_set_header.forwarded_proto",
+        "Whether the client used HTTPS, for redirects and secure cookies.",
+    )],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        header(
+            c,
+            out,
+            &["X-Forwarded-Proto", "$scheme"],
+            &FORWARDED_PROTO.texts[0],
+        );
+    }),
+};
+
+pub(super) static PROXY_BUFFER_SIZE: Rule = Rule {
+    name: "proxy_buffer_size",
+    texts: &[Text::new(
+        "proxy_buffer_size",
+        "Room for the application's response headers, cookies and tokens included, and the first part of the body: 16k measured 2% less CPU per proxied 32 KiB page than 8k (docs/benchmarks.md).",
+    )
+    .inputs(&["workload"])],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        if let Some(b) = c.t.proxy {
+            out.set_args(location(c), vec![size(b.header).into()], &PROXY_BUFFER_SIZE.texts[0], None);
+        }
+    }),
+};
+
+pub(super) static PROXY_BUFFERS: Rule = Rule {
+    name: "proxy_buffers",
+    texts: &[Text::new(
+        "proxy_buffers",
+        "A typical response body fits in memory, so the upstream connection is released at once instead of waiting for a slow client; few large buffers read it in one or two calls instead of eight (measured faster than 8 4k).",
+    )
+    .inputs(&["response_size", "workload"])],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        if let (Some(b), Some(f)) = (c.t.proxy, &c.t.formulas.proxy) {
+            let args = vec![b.count.to_string().into(), size(b.size).into()];
+            out.set_args(location(c), args, &PROXY_BUFFERS.texts[0], Some(f.buffers.clone()));
+        }
+    }),
+};
+
+pub(super) static PROXY_BUSY_BUFFERS_SIZE: Rule = Rule {
+    name: "proxy_busy_buffers_size",
+    texts: &[Text::new(
+        "proxy_busy_buffers_size",
+        "What may be busy sending to the client; nginx requires it between the largest buffer and all buffers but one.",
+    )
+    .inputs(&["response_size", "workload"])],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        if let (Some(b), Some(f)) = (c.t.proxy, &c.t.formulas.proxy) {
+            let text = &PROXY_BUSY_BUFFERS_SIZE.texts[0];
+            out.set_args(location(c), vec![size(b.busy).into()], text, Some(f.busy.clone()));
+        }
+    }),
+};
+
+pub(super) static PROXY_CONNECT_TIMEOUT: Rule = Rule {
+    name: "proxy_connect_timeout",
+    texts: &[Text::new(
+        "proxy_connect_timeout",
+        "Fail over to the next application server quickly when one does not accept connections.",
+    )],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        if proxies(c) {
+            out.set(location(c), &["5s"], &PROXY_CONNECT_TIMEOUT.texts[0]);
+        }
+    }),
+};
+
+#[cfg(test)]
+mod tests {
+    use crate::plan::{LocationRole, Scope, ServerRole};
+    use crate::rules::testing::{formula, plan, value, values, values_in};
+
+    #[test]
+    fn upstream_servers_and_keepalive() {
+        let p = plan(r#"{"workload":"proxy","upstreams":["127.0.0.1:3000","127.0.0.1:3001"]}"#);
+        assert_eq!(values(&p, "server"), ["127.0.0.1:3000", "127.0.0.1:3001"]);
+        assert_eq!(value(&p, "keepalive").as_deref(), Some("64"));
+        assert_eq!(
+            formula(&p, "keepalive"),
+            "1.2 × 4000 clients / 4 workers × 5% in flight, rounded up to 8 = 64"
+        );
+        assert!(values(&plan("{}"), "server").is_empty());
+    }
+
+    #[test]
+    fn keepalive_bounds() {
+        let tiny = plan(r#"{"workload":"proxy","vcpu":1,"clients":10}"#);
+        assert_eq!(value(&tiny, "keepalive").as_deref(), Some("8"));
+        let big = plan(r#"{"workload":"api","vcpu":1,"ram":"1T","clients":1000000}"#);
+        assert_eq!(value(&big, "keepalive").as_deref(), Some("512"));
+        assert!(formula(&big, "keepalive").starts_with("min("));
+        let mixed = plan(r#"{"workload":"mixed","vcpu":16,"ram":"32G"}"#);
+        assert!(formula(&mixed, "keepalive").contains("× 0.5 proxied"));
+    }
+
+    #[test]
+    fn proxied_location_by_workload() {
+        let mixed = plan(r#"{"workload":"mixed"}"#);
+        let app = Scope::Location {
+            server: ServerRole::Site,
+            location: LocationRole::App,
+        };
+        assert_eq!(values_in(&mixed, app, "proxy_pass"), ["http://app"]);
+        let api = plan(r#"{"workload":"api","tls":true}"#);
+        let root = Scope::Location {
+            server: ServerRole::SiteTls,
+            location: LocationRole::Root,
+        };
+        assert_eq!(values_in(&api, root, "proxy_pass"), ["http://app"]);
+        assert_eq!(value(&api, "proxy_connect_timeout").as_deref(), Some("5s"));
+    }
+
+    #[test]
+    fn keepalive_headers_only_before_1_29_7() {
+        let old = plan(r#"{"workload":"proxy","nginx_version":"1.29.6"}"#);
+        assert_eq!(value(&old, "proxy_http_version").as_deref(), Some("1.1"));
+        assert_eq!(values(&old, "proxy_set_header")[0], "Connection ");
+        let new = plan(r#"{"workload":"proxy","nginx_version":"1.29.7"}"#);
+        assert_eq!(value(&new, "proxy_http_version"), None);
+        assert_eq!(
+            values(&new, "proxy_set_header"),
+            [
+                "Host $host",
+                "X-Real-IP $remote_addr",
+                "X-Forwarded-For $proxy_add_x_forwarded_for",
+                "X-Forwarded-Proto $scheme"
+            ]
+        );
+    }
+
+    #[test]
+    fn buffers_fit_the_response_and_say_where_they_are_capped() {
+        let p = plan(r#"{"workload":"proxy","response_size":"32K"}"#);
+        assert_eq!(value(&p, "proxy_buffer_size").as_deref(), Some("16k"));
+        assert_eq!(value(&p, "proxy_buffers").as_deref(), Some("4 32k"));
+        assert_eq!(value(&p, "proxy_busy_buffers_size").as_deref(), Some("64k"));
+        assert_eq!(
+            formula(&p, "proxy_busy_buffers_size"),
+            "clamp(2 × 32k, 32k, (4 − 1) × 32k) = 64k"
+        );
+        let big = plan(r#"{"workload":"proxy","response_size":"4M"}"#);
+        assert_eq!(value(&big, "proxy_buffers").as_deref(), Some("64 32k"));
+        let f = formula(&big, "proxy_buffers");
+        assert!(f.contains("count = min(max(ceil(4M / 32k) + 1"), "{f}");
+        assert!(f.ends_with("= 64"), "{f}");
+    }
+}

@@ -1,0 +1,148 @@
+//! Registry-wide tests: ids, reachability, formulas, documentation links.
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::*;
+use crate::inputs::RawInputs;
+use crate::plan::Plan;
+
+/// A grid of inputs that switches every branch of the rules.
+pub(crate) fn grid() -> Vec<Plan> {
+    let mut plans = Vec::new();
+    let sizes = [
+        (1, "512M", None),
+        (2, "2G", Some(100_000)),
+        (4, "8G", None),
+        (16, "64G", Some(5_000_000)),
+        (1, "16T", Some(10_000_000)),
+        (128, "256M", None),
+    ];
+    for workload in ["static", "proxy", "api", "mixed"] {
+        for (tls, http3, ocsp, profile) in [
+            (false, false, false, "intermediate"),
+            (true, false, false, "intermediate"),
+            (true, true, true, "modern"),
+        ] {
+            for (nginx, openssl) in [
+                ("1.18.0", "1.1.1"),
+                ("1.22.1", "3.0.2"),
+                ("1.30.0", "3.5.1"),
+            ] {
+                for layout in ["debian", "rhel", "docker"] {
+                    for (vcpu, ram, clients) in sizes {
+                        for (lb, brotli, upstream, files, response) in [
+                            (false, true, "127.0.0.1:3000", 100, "32K"),
+                            (true, false, "10.0.0.2:8080", 1_000_000, "4M"),
+                        ] {
+                            let raw = RawInputs {
+                                vcpu: Some(vcpu.into()),
+                                ram: Some(ram.into()),
+                                clients: clients.map(Into::into),
+                                workload: Some(workload.into()),
+                                tls: Some(tls),
+                                http3: Some(http3),
+                                ocsp_stapling: Some(ocsp),
+                                tls_profile: Some(profile.into()),
+                                nginx_version: Some(nginx.into()),
+                                openssl_version: Some(openssl.into()),
+                                layout: Some(layout.into()),
+                                behind_lb: Some(lb),
+                                brotli: Some(brotli),
+                                upstreams: Some(vec![upstream.into(), "127.0.0.1:20000".into()]),
+                                static_files: Some(files.into()),
+                                response_size: Some(response.into()),
+                                ..RawInputs::default()
+                            };
+                            // HTTP/3 needs nginx ≥ 1.25: such pairs are not inputs.
+                            if let Ok(inputs) = Inputs::from_raw(&raw) {
+                                plans.push(Plan::new(&inputs));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    plans
+}
+
+#[test]
+fn reason_ids_are_unique_or_identical_copies() {
+    let mut by_id: BTreeMap<&str, &Text> = BTreeMap::new();
+    for text in RULES
+        .iter()
+        .flat_map(|r| r.texts.iter())
+        .chain(warnings::TEXTS)
+    {
+        if let Some(other) = by_id.insert(text.id, text) {
+            assert_eq!(other, text, "two different reasons share id {}", text.id);
+        }
+    }
+}
+
+#[test]
+fn every_rule_and_reason_is_reachable_and_every_formula_holds() {
+    let mut files: BTreeMap<u16, BTreeSet<crate::plan::FileKind>> = BTreeMap::new();
+    let mut rules_seen = BTreeSet::new();
+    let mut reasons_seen = BTreeSet::new();
+    for plan in grid() {
+        for s in &plan.settings {
+            assert_eq!(RULES[usize::from(s.rule)].name, s.name);
+            files.entry(s.rule).or_default().insert(s.scope.file());
+            rules_seen.insert(s.rule);
+            reasons_seen.insert(s.reason.id);
+            if let Some(f) = &s.reason.formula {
+                let results = formula::eval::check(f)
+                    .unwrap_or_else(|e| panic!("{}: formula «{f}»: {e}", s.name));
+                for r in results {
+                    assert!(
+                        s.value().contains(&r),
+                        "{}: formula «{f}» ends in {r}, the value is {}",
+                        s.name,
+                        s.value()
+                    );
+                }
+            }
+        }
+        for o in &plan.omitted {
+            assert_eq!(RULES[usize::from(o.rule)].name, o.name);
+            files.entry(o.rule).or_default().insert(o.scope.file());
+            rules_seen.insert(o.rule);
+            reasons_seen.insert(o.reason.id);
+        }
+    }
+    for (index, rule) in RULES.iter().enumerate() {
+        assert!(
+            rules_seen.contains(&(index as u16)),
+            "rule {} never fires",
+            rule.name
+        );
+        for t in rule.texts {
+            assert!(
+                reasons_seen.contains(t.id),
+                "reason {} is never given",
+                t.id
+            );
+        }
+    }
+    for (index, files) in files {
+        assert_eq!(
+            files.len(),
+            1,
+            "rule {} writes to {files:?}",
+            RULES[usize::from(index)].name
+        );
+    }
+}
+
+#[test]
+fn every_name_has_a_documentation_link() {
+    for rule in RULES {
+        let (_, doc) = default_and_doc(rule.name, crate::version::Version::new(1, 30, 0));
+        assert!(doc.starts_with("https://"), "{}: {doc}", rule.name);
+        assert!(
+            !doc.ends_with("/en/docs/"),
+            "{} has only the generic documentation page",
+            rule.name
+        );
+    }
+}

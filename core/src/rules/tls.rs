@@ -1,0 +1,473 @@
+//! TLS: protocols and ciphers from the guideline, sessions, certificates, stapling.
+
+use super::formula::Formula;
+use super::{Ctx, Decide, Out, Rule, Text};
+use crate::gates::{Feature, TLS_GUIDELINE};
+use crate::inputs::TlsProfile;
+use crate::plan::{Scope, ServerRole};
+
+const H: Scope = Scope::Http;
+
+fn tls(c: &Ctx) -> bool {
+    c.i.tls
+}
+
+pub(super) static SSL_PROTOCOLS: Rule = Rule {
+    name: "ssl_protocols",
+    texts: &[
+        Text::new(
+            "ssl_protocols",
+            "Mozilla intermediate: TLS 1.2 and 1.3. Written out because older nginx and Debian's stock configuration still enable TLS 1.0 and 1.1.",
+        )
+        .inputs(&["tls_profile"]),
+        Text::new(
+            "ssl_protocols.modern",
+            "Mozilla modern: TLS 1.3 only; its cipher suites need no configuration.",
+        )
+        .inputs(&["tls_profile"]),
+    ],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        if !c.i.tls {
+            return;
+        }
+        let profile = TLS_GUIDELINE.profile(c.i.tls_profile);
+        let text = match c.i.tls_profile {
+            TlsProfile::Intermediate => &SSL_PROTOCOLS.texts[0],
+            TlsProfile::Modern => &SSL_PROTOCOLS.texts[1],
+        };
+        out.set(H, profile.protocols, text);
+    }),
+};
+
+pub(super) static SSL_CIPHERS: Rule = Rule {
+    name: "ssl_ciphers",
+    texts: &[Text::new(
+        "ssl_ciphers",
+        "Mozilla intermediate (guideline 6.0): forward-secret AEAD suites only; no DHE, so no dhparam file.",
+    )
+    .inputs(&["tls_profile"])],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        if let (true, Some(ciphers)) = (c.i.tls, TLS_GUIDELINE.profile(c.i.tls_profile).ciphers) {
+            out.set(H, &[ciphers], &SSL_CIPHERS.texts[0]);
+        }
+    }),
+};
+
+pub(super) static SSL_PREFER_SERVER_CIPHERS: Rule = Rule {
+    name: "ssl_prefer_server_ciphers",
+    texts: &[Text::new(
+        "ssl_prefer_server_ciphers",
+        "Every offered suite is strong, so let clients pick what is fastest for them (Mozilla).",
+    )],
+    decide: Decide::When {
+        when: tls,
+        scope: H,
+        args: &["off"],
+    },
+};
+
+pub(super) static SSL_ECDH_CURVE: Rule = Rule {
+    name: "ssl_ecdh_curve",
+    texts: &[Text::new(
+        "ssl_ecdh_curve",
+        "Mozilla's key-exchange groups; the post-quantum X25519MLKEM768 only with OpenSSL ≥ 3.5, where older versions would refuse the whole list.",
+    )
+    .inputs(&["openssl_version"])],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        if !c.i.tls {
+            return;
+        }
+        let pq = c.v.has(Feature::PostQuantumKex);
+        let groups = if pq {
+            TLS_GUIDELINE.groups_post_quantum
+        } else {
+            TLS_GUIDELINE.groups
+        };
+        let f = Formula::version_gate("OpenSSL", c.i.openssl_version, Feature::PostQuantumKex.since());
+        out.set_args(H, vec![groups.into()], &SSL_ECDH_CURVE.texts[0], Some(f));
+    }),
+};
+
+pub(super) static SSL_SESSION_CACHE: Rule = Rule {
+    name: "ssl_session_cache",
+    texts: &[Text::new(
+        "ssl_session_cache",
+        "Shared by all workers; one MiB holds about 4000 sessions, four per planned concurrent client.",
+    )
+    .inputs(&["clients", "vcpu", "ram"])],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        if c.i.tls {
+            let arg = format!("shared:SSL:{}m", c.t.session_cache_mib);
+            let f = c.t.formulas.session_cache.clone();
+            out.set_args(H, vec![arg.into()], &SSL_SESSION_CACHE.texts[0], Some(f));
+        }
+    }),
+};
+
+pub(super) static SSL_SESSION_TIMEOUT: Rule = Rule {
+    name: "ssl_session_timeout",
+    texts: &[Text::new(
+        "ssl_session_timeout",
+        "Returning visitors resume sessions for a day (Mozilla), skipping a full handshake.",
+    )],
+    decide: Decide::When {
+        when: tls,
+        scope: H,
+        args: &["1d"],
+    },
+};
+
+pub(super) static SSL_SESSION_TICKETS: Rule = Rule {
+    name: "ssl_session_tickets",
+    texts: &[
+        Text::new(
+            "omit.ssl_session_tickets",
+            "nginx ≥ 1.23.2 rotates ticket keys itself when a shared session cache is set; turning tickets off only costs resumptions.",
+        ),
+        Text::new(
+            "ssl_session_tickets",
+            "Before nginx 1.23.2 ticket keys never rotate, which undoes forward secrecy (Mozilla).",
+        )
+        .inputs(&["nginx_version"]),
+    ],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        if !c.i.tls {
+            return;
+        }
+        if c.v.has(Feature::TicketKeyRotation) {
+            out.omit(H, &SSL_SESSION_TICKETS.texts[0]);
+        } else {
+            out.set(H, &["off"], &SSL_SESSION_TICKETS.texts[1]);
+        }
+    }),
+};
+
+pub(super) static SSL_BUFFER_SIZE: Rule = Rule {
+    name: "ssl_buffer_size",
+    texts: &[Text::new(
+        "ssl_buffer_size",
+        "Smaller TLS records deliver the first bytes of dynamic responses sooner.",
+    )
+    .inputs(&["workload"])],
+    decide: Decide::When {
+        when: |c| c.i.tls && c.i.workload.proxies(),
+        scope: H,
+        args: &["4k"],
+    },
+};
+
+pub(super) static SSL_REJECT_HANDSHAKE: Rule = Rule {
+    name: "ssl_reject_handshake",
+    texts: &[Text::new(
+        "ssl_reject_handshake",
+        "Refuse TLS for unknown host names without presenting the site's certificate.",
+    )
+    .inputs(&["nginx_version"])],
+    decide: Decide::When {
+        when: |c| c.i.tls && c.v.has(Feature::SslRejectHandshake),
+        scope: Scope::Server {
+            server: ServerRole::CatchAllTls,
+        },
+        args: &["on"],
+    },
+};
+
+/// The certificate's and key's paths: given, or Let's Encrypt's for the first name.
+fn certificate_paths(c: &Ctx) -> (String, String) {
+    let name = c.i.primary_name().file_stem();
+    let cert = c.i.tls_cert.as_ref().map_or_else(
+        || format!("/etc/letsencrypt/live/{name}/fullchain.pem"),
+        |p| p.as_str().to_owned(),
+    );
+    let key = c.i.tls_key.as_ref().map_or_else(
+        || format!("/etc/letsencrypt/live/{name}/privkey.pem"),
+        |p| p.as_str().to_owned(),
+    );
+    (cert, key)
+}
+
+/// Whether the TLS catch-all must present a certificate: before `ssl_reject_handshake`
+/// nginx cannot refuse a handshake without one.
+fn catch_all_needs_certificate(c: &Ctx) -> bool {
+    c.i.tls && !c.v.has(Feature::SslRejectHandshake)
+}
+
+const CERTIFICATE: Text = Text::new(
+    "ssl_certificate",
+    "The certificate chain (Let's Encrypt's path unless one is given).",
+)
+.inputs(&["tls_cert", "server_names"]);
+
+const KEY: Text = Text::new(
+    "ssl_certificate_key",
+    "The private key of that certificate.",
+)
+.inputs(&["tls_key", "server_names"]);
+
+pub(super) static SSL_CERTIFICATE_CATCH_ALL: Rule = Rule {
+    name: "ssl_certificate",
+    texts: &[CERTIFICATE],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        if catch_all_needs_certificate(c) {
+            let scope = Scope::Server {
+                server: ServerRole::CatchAllTls,
+            };
+            out.set_args(
+                scope,
+                vec![certificate_paths(c).0.into()],
+                &CERTIFICATE,
+                None,
+            );
+        }
+    }),
+};
+
+pub(super) static SSL_CERTIFICATE_KEY_CATCH_ALL: Rule = Rule {
+    name: "ssl_certificate_key",
+    texts: &[KEY],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        if catch_all_needs_certificate(c) {
+            let scope = Scope::Server {
+                server: ServerRole::CatchAllTls,
+            };
+            out.set_args(scope, vec![certificate_paths(c).1.into()], &KEY, None);
+        }
+    }),
+};
+
+pub(super) static SSL_CERTIFICATE: Rule = Rule {
+    name: "ssl_certificate",
+    texts: &[CERTIFICATE],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        if c.i.tls {
+            out.set_args(
+                SITE_TLS,
+                vec![certificate_paths(c).0.into()],
+                &CERTIFICATE,
+                None,
+            );
+        }
+    }),
+};
+
+pub(super) static SSL_CERTIFICATE_KEY: Rule = Rule {
+    name: "ssl_certificate_key",
+    texts: &[KEY],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        if c.i.tls {
+            out.set_args(SITE_TLS, vec![certificate_paths(c).1.into()], &KEY, None);
+        }
+    }),
+};
+
+const SITE_TLS: Scope = Scope::Server {
+    server: ServerRole::SiteTls,
+};
+
+pub(super) static SSL_STAPLING: Rule = Rule {
+    name: "ssl_stapling",
+    texts: &[
+        Text::new(
+            "ssl_stapling",
+            "Staple the CA's OCSP response (asked for; does nothing for certificates without an OCSP URL, such as Let's Encrypt's since 2025).",
+        )
+        .inputs(&["ocsp_stapling"]),
+        Text::new(
+            "omit.ssl_stapling",
+            "Let's Encrypt ended OCSP in 2025; stapling its certificates only logs a warning. Opt in with --ocsp-stapling for CAs that still run OCSP.",
+        ),
+    ],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        if !c.i.tls {
+            return;
+        }
+        if c.i.ocsp_stapling {
+            out.set(SITE_TLS, &["on"], &SSL_STAPLING.texts[0]);
+        } else {
+            out.omit(SITE_TLS, &SSL_STAPLING.texts[1]);
+        }
+    }),
+};
+
+fn stapling(c: &Ctx) -> bool {
+    c.i.tls && c.i.ocsp_stapling
+}
+
+pub(super) static SSL_STAPLING_VERIFY: Rule = Rule {
+    name: "ssl_stapling_verify",
+    texts: &[Text::new(
+        "ssl_stapling_verify",
+        "Check the stapled response before sending it.",
+    )],
+    decide: Decide::When {
+        when: stapling,
+        scope: SITE_TLS,
+        args: &["on"],
+    },
+};
+
+pub(super) static RESOLVER: Rule = Rule {
+    name: "resolver",
+    texts: &[Text::new(
+        "resolver",
+        "Stapling looks up the OCSP responder; this is systemd-resolved's local stub.",
+    )
+    .inputs(&["ocsp_stapling"])],
+    decide: Decide::When {
+        when: stapling,
+        scope: SITE_TLS,
+        args: &["127.0.0.53", "valid=300s"],
+    },
+};
+
+#[cfg(test)]
+mod tests {
+    use crate::plan::{Scope, ServerRole};
+    use crate::rules::testing::{formula, omitted, plan, value, values, values_in};
+
+    const TLS: &str = r#""tls":true,"server_names":["example.com"]"#;
+
+    #[test]
+    fn nothing_without_tls() {
+        let p = plan("{}");
+        for name in [
+            "ssl_protocols",
+            "ssl_ciphers",
+            "ssl_session_cache",
+            "ssl_certificate",
+        ] {
+            assert_eq!(values(&p, name), Vec::<String>::new(), "{name}");
+        }
+    }
+
+    #[test]
+    fn protocols_and_ciphers_by_profile() {
+        let i = plan(&format!("{{{TLS}}}"));
+        assert_eq!(
+            value(&i, "ssl_protocols").as_deref(),
+            Some("TLSv1.2 TLSv1.3")
+        );
+        assert!(
+            value(&i, "ssl_ciphers")
+                .unwrap()
+                .starts_with("ECDHE-ECDSA-AES128-GCM-SHA256:")
+        );
+        assert_eq!(
+            value(&i, "ssl_prefer_server_ciphers").as_deref(),
+            Some("off")
+        );
+        let m = plan(&format!(r#"{{{TLS},"tls_profile":"modern"}}"#));
+        assert_eq!(value(&m, "ssl_protocols").as_deref(), Some("TLSv1.3"));
+        assert_eq!(value(&m, "ssl_ciphers"), None);
+    }
+
+    #[test]
+    fn post_quantum_group_from_openssl_3_5() {
+        let old = plan(&format!(r#"{{{TLS},"openssl_version":"3.0.2"}}"#));
+        assert_eq!(
+            value(&old, "ssl_ecdh_curve").as_deref(),
+            Some("X25519:prime256v1:secp384r1")
+        );
+        assert_eq!(formula(&old, "ssl_ecdh_curve"), "OpenSSL 3.0.2 < 3.5.0");
+        let new = plan(&format!(r#"{{{TLS},"openssl_version":"3.5.0"}}"#));
+        assert_eq!(
+            value(&new, "ssl_ecdh_curve").as_deref(),
+            Some("X25519MLKEM768:X25519:prime256v1:secp384r1")
+        );
+        assert_eq!(formula(&new, "ssl_ecdh_curve"), "OpenSSL 3.5.0 ≥ 3.5.0");
+    }
+
+    #[test]
+    fn session_cache_scales_with_clients_within_bounds() {
+        let guide = plan(&format!("{{{TLS}}}"));
+        assert_eq!(
+            value(&guide, "ssl_session_cache").as_deref(),
+            Some("shared:SSL:10m")
+        );
+        assert_eq!(
+            formula(&guide, "ssl_session_cache"),
+            "ceil(10000 clients / 1000) MiB = 10m"
+        );
+        let tiny = plan(&format!(r#"{{{TLS},"clients":10}}"#));
+        assert_eq!(
+            value(&tiny, "ssl_session_cache").as_deref(),
+            Some("shared:SSL:1m")
+        );
+        let huge = plan(&format!(
+            r#"{{{TLS},"vcpu":64,"ram":"1T","clients":10000000}}"#
+        ));
+        assert_eq!(
+            value(&huge, "ssl_session_cache").as_deref(),
+            Some("shared:SSL:1024m")
+        );
+        assert!(formula(&huge, "ssl_session_cache").starts_with("min("));
+        assert_eq!(value(&guide, "ssl_session_timeout").as_deref(), Some("1d"));
+    }
+
+    #[test]
+    fn tickets_off_only_before_key_rotation() {
+        let old = plan(&format!(r#"{{{TLS},"nginx_version":"1.23.1"}}"#));
+        assert_eq!(value(&old, "ssl_session_tickets").as_deref(), Some("off"));
+        let new = plan(&format!(r#"{{{TLS},"nginx_version":"1.23.2"}}"#));
+        assert!(omitted(&new, "ssl_session_tickets"));
+    }
+
+    #[test]
+    fn small_records_for_dynamic_responses() {
+        assert_eq!(
+            value(
+                &plan(&format!(r#"{{{TLS},"workload":"proxy"}}"#)),
+                "ssl_buffer_size"
+            )
+            .as_deref(),
+            Some("4k")
+        );
+        assert_eq!(value(&plan(&format!("{{{TLS}}}")), "ssl_buffer_size"), None);
+    }
+
+    #[test]
+    fn catch_all_refuses_or_presents_the_certificate() {
+        let new = plan(&format!(r#"{{{TLS},"nginx_version":"1.19.4"}}"#));
+        assert_eq!(value(&new, "ssl_reject_handshake").as_deref(), Some("on"));
+        let catch_all = Scope::Server {
+            server: ServerRole::CatchAllTls,
+        };
+        assert!(values_in(&new, catch_all, "ssl_certificate").is_empty());
+        let old = plan(&format!(r#"{{{TLS},"nginx_version":"1.19.3"}}"#));
+        assert_eq!(value(&old, "ssl_reject_handshake"), None);
+        assert_eq!(
+            values_in(&old, catch_all, "ssl_certificate"),
+            ["/etc/letsencrypt/live/example.com/fullchain.pem"]
+        );
+        assert_eq!(values(&old, "ssl_certificate_key").len(), 2);
+    }
+
+    #[test]
+    fn given_certificate_paths() {
+        let p = plan(&format!(
+            r#"{{{TLS},"tls_cert":"/etc/ssl/site.pem","tls_key":"/etc/ssl/site.key"}}"#
+        ));
+        assert_eq!(
+            value(&p, "ssl_certificate").as_deref(),
+            Some("/etc/ssl/site.pem")
+        );
+        assert_eq!(
+            value(&p, "ssl_certificate_key").as_deref(),
+            Some("/etc/ssl/site.key")
+        );
+    }
+
+    #[test]
+    fn stapling_only_when_asked() {
+        let off = plan(&format!("{{{TLS}}}"));
+        assert!(omitted(&off, "ssl_stapling"));
+        assert_eq!(value(&off, "resolver"), None);
+        let on = plan(&format!(r#"{{{TLS},"ocsp_stapling":true}}"#));
+        assert_eq!(value(&on, "ssl_stapling").as_deref(), Some("on"));
+        assert_eq!(value(&on, "ssl_stapling_verify").as_deref(), Some("on"));
+        assert_eq!(
+            value(&on, "resolver").as_deref(),
+            Some("127.0.0.53 valid=300s")
+        );
+    }
+}
