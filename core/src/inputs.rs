@@ -21,7 +21,7 @@ macro_rules! every_field_but_the_machine {
         $callback!($($first,)* workload, nginx_version, openssl_version, tls, tls_cert, tls_key, tls_profile, tls_port, ocsp_stapling, http3, server_names, root, listen, upstreams, clients, static_files, response_size, behind_lb, trusted_proxies, brotli, layout, lang)
     };
 }
-use crate::gates::{Feature, Versions};
+use crate::policy::{Feature, Versions};
 use crate::size::ByteSize;
 use crate::version::Version;
 

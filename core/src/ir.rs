@@ -252,7 +252,7 @@ fn push_paragraph(out: &mut String, prefix: &str, text: &str, ascii: bool, width
 /// Appends a reason as comment lines: the explanation, then a line with the formula and
 /// the stock default.
 pub fn push_reason(out: &mut String, prefix: &str, reason: &Reason, width: usize) {
-    push_wrapped(out, prefix, reason.why, width);
+    push_wrapped(out, prefix, &reason.why, width);
     match (reason.formula.as_deref(), reason.default) {
         (None, None) => {}
         (Some(formula), None) => push_wrapped(out, prefix, formula, width),

@@ -23,11 +23,11 @@
 #![warn(missing_docs)]
 
 mod choice;
-pub mod gates;
 pub mod i18n;
 pub mod inputs;
 pub mod ir;
 pub mod plan;
+pub mod policy;
 pub mod render;
 pub mod rules;
 pub mod size;
@@ -45,7 +45,13 @@ pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// Version of the tuning rules. Bumped whenever a rule changes what is generated, so an
 /// old file's header tells which rules made it.
-pub const POLICY_VERSION: &str = "2026.11";
+pub const POLICY_VERSION: &str = POLICY_HISTORY[POLICY_HISTORY.len() - 1].0;
+
+/// Every policy version with the fingerprint of what it generates for a fixed grid of
+/// inputs (settings, formulas, reasons, omissions, warnings; core/tests/policy.rs). A
+/// change of output without a new row here fails that test, so no output changes under
+/// an old version number. (Versions before 2026.12 predate the fingerprint.)
+pub const POLICY_HISTORY: &[(&str, u64)] = &[("2026.12", 0x828b_e0eb_435f_9300)];
 
 /// Validates a JSON input document and computes its plan.
 pub fn plan_from_json(text: &str) -> Result<Plan, InputErrors> {

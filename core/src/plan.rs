@@ -7,7 +7,7 @@ use std::borrow::Cow;
 
 use serde::Serialize;
 
-use crate::inputs::{Inputs, Layout};
+use crate::inputs::Inputs;
 use crate::rules::{self, Ctx};
 use crate::tuning::Tuning;
 
@@ -127,7 +127,7 @@ pub struct Reason {
     /// Stable key of this explanation (for translations and `explain`).
     pub id: &'static str,
     /// The explanation, in the language of the inputs.
-    pub why: &'static str,
+    pub why: Cow<'static, str>,
     /// The formula with the numbers filled in, where the value is computed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub formula: Option<String>,
@@ -270,38 +270,6 @@ impl Plan {
             ".conf",
         ]
         .concat()
-    }
-}
-
-impl Layout {
-    /// The account workers run as.
-    pub const fn user(self) -> &'static str {
-        match self {
-            Self::Debian => "www-data",
-            Self::Rhel | Self::NginxOrg | Self::Docker => "nginx",
-        }
-    }
-    /// The master's pid file.
-    pub const fn pid(self) -> &'static str {
-        match self {
-            Self::Debian | Self::Rhel => "/run/nginx.pid",
-            Self::NginxOrg | Self::Docker => "/var/run/nginx.pid",
-        }
-    }
-    /// Where the package's dynamic modules are enabled, if it has such a directory.
-    pub const fn modules_include(self) -> Option<&'static str> {
-        match self {
-            Self::Debian => Some("/etc/nginx/modules-enabled/*.conf"),
-            Self::Rhel => Some("/usr/share/nginx/modules/*.conf"),
-            Self::NginxOrg | Self::Docker => None,
-        }
-    }
-    /// The package's usual document root.
-    pub const fn default_root(self) -> &'static str {
-        match self {
-            Self::Debian => "/var/www/html",
-            Self::Rhel | Self::NginxOrg | Self::Docker => "/usr/share/nginx/html",
-        }
     }
 }
 

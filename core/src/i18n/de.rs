@@ -39,7 +39,7 @@ pub(super) const TABLE: &[(&str, &str)] = &[
     ),
     (
         "omit.multi_accept",
-        "Standardmäßig aus. Mit EPOLLEXCLUSIVE (nginx ≥ 1.11.3) leert damit ein Worker die ganze Warteschlange und verteilt die Last ungleich; kein Benchmark zeigt einen Gewinn.",
+        "Standardmäßig aus. Mit EPOLLEXCLUSIVE (nginx ≥ {EpollExclusive}) leert damit ein Worker die ganze Warteschlange und verteilt die Last ungleich; kein Benchmark zeigt einen Gewinn.",
     ),
     (
         "omit.header.referrer",
@@ -67,7 +67,7 @@ pub(super) const TABLE: &[(&str, &str)] = &[
     ),
     (
         "omit.accept_mutex",
-        "Seit nginx 1.11.3 standardmäßig aus; der Kernel verteilt neue Verbindungen.",
+        "Seit nginx {EpollExclusive} standardmäßig aus; der Kernel verteilt neue Verbindungen.",
     ),
     (
         "include.mime",
@@ -115,7 +115,7 @@ pub(super) const TABLE: &[(&str, &str)] = &[
     ),
     (
         "keepalive_requests",
-        "Anfragen pro Client-Verbindung, bevor sie erneuert wird (Standard seit nginx 1.19.10, für ältere Versionen ausgeschrieben).",
+        "Anfragen pro Client-Verbindung, bevor sie erneuert wird (Standard seit nginx {KeepaliveRequests1000}, für ältere Versionen ausgeschrieben).",
     ),
     (
         "omit.client_body_buffer_size",
@@ -229,7 +229,7 @@ pub(super) const TABLE: &[(&str, &str)] = &[
     ),
     (
         "ssl_ecdh_curve",
-        "Mozillas Schlüsselaustauschgruppen; das Post-Quanten-Verfahren X25519MLKEM768 nur mit OpenSSL ≥ 3.5, da ältere Versionen die ganze Liste ablehnen würden.",
+        "Mozillas Schlüsselaustauschgruppen; das Post-Quanten-Verfahren X25519MLKEM768 nur mit OpenSSL ≥ {PostQuantumKex}, da ältere Versionen die ganze Liste ablehnen würden.",
     ),
     (
         "ssl_session_cache",
@@ -241,11 +241,11 @@ pub(super) const TABLE: &[(&str, &str)] = &[
     ),
     (
         "omit.ssl_session_tickets",
-        "nginx ≥ 1.23.2 rotiert die Ticket-Schlüssel selbst, wenn ein geteilter Sitzungscache gesetzt ist; Tickets abzuschalten kostet nur Wiederaufnahmen.",
+        "nginx ≥ {TicketKeyRotation} rotiert die Ticket-Schlüssel selbst, wenn ein geteilter Sitzungscache gesetzt ist; Tickets abzuschalten kostet nur Wiederaufnahmen.",
     ),
     (
         "ssl_session_tickets",
-        "Vor nginx 1.23.2 rotieren Ticket-Schlüssel nie, was Forward Secrecy aushebelt (Mozilla).",
+        "Vor nginx {TicketKeyRotation} rotieren Ticket-Schlüssel nie, was Forward Secrecy aushebelt (Mozilla).",
     ),
     (
         "ssl_buffer_size",
@@ -262,11 +262,11 @@ pub(super) const TABLE: &[(&str, &str)] = &[
     ),
     (
         "proxy_http_version",
-        "Upstream-Keepalive braucht vor nginx 1.29.7 HTTP/1.1.",
+        "Upstream-Keepalive braucht vor nginx {UpstreamKeepaliveByDefault} HTTP/1.1.",
     ),
     (
         "proxy_set_header.connection",
-        "Die Upstream-Verbindung offen halten: vor nginx 1.29.7 sendet nginx Connection: close.",
+        "Die Upstream-Verbindung offen halten: vor nginx {UpstreamKeepaliveByDefault} sendet nginx Connection: close.",
     ),
     (
         "proxy_set_header.host",
@@ -340,13 +340,13 @@ pub(super) const TABLE: &[(&str, &str)] = &[
     ),
     (
         "listen.tls",
-        "Die Site über HTTPS; vor nginx 1.25.1 wird HTTP/2 hier eingeschaltet.",
+        "Die Site über HTTPS; vor nginx {Http2Directive} wird HTTP/2 hier eingeschaltet.",
     ),
     ("listen.quic.site", "Die Site über HTTP/3."),
     ("http3", "HTTP/3 auf dem QUIC-Listener ausliefern."),
     (
         "http2",
-        "HTTP/2 für TLS-Clients; ab nginx 1.25.1 schaltet diese Direktive es ein (der listen-Parameter ist veraltet).",
+        "HTTP/2 für TLS-Clients; ab nginx {Http2Directive} schaltet diese Direktive es ein (der listen-Parameter ist veraltet).",
     ),
     (
         "ssl_stapling",

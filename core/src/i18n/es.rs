@@ -39,7 +39,7 @@ pub(super) const TABLE: &[(&str, &str)] = &[
     ),
     (
         "omit.multi_accept",
-        "Desactivado por defecto. Con EPOLLEXCLUSIVE (nginx ≥ 1.11.3) deja que un worker vacíe toda la cola y desequilibra la carga; ningún benchmark muestra una mejora.",
+        "Desactivado por defecto. Con EPOLLEXCLUSIVE (nginx ≥ {EpollExclusive}) deja que un worker vacíe toda la cola y desequilibra la carga; ningún benchmark muestra una mejora.",
     ),
     (
         "omit.header.referrer",
@@ -67,7 +67,7 @@ pub(super) const TABLE: &[(&str, &str)] = &[
     ),
     (
         "omit.accept_mutex",
-        "Desactivado por defecto desde nginx 1.11.3; el kernel reparte las conexiones nuevas.",
+        "Desactivado por defecto desde nginx {EpollExclusive}; el kernel reparte las conexiones nuevas.",
     ),
     (
         "include.mime",
@@ -115,7 +115,7 @@ pub(super) const TABLE: &[(&str, &str)] = &[
     ),
     (
         "keepalive_requests",
-        "Peticiones por conexión de cliente antes de renovarla (el valor por defecto desde nginx 1.19.10, escrito para versiones anteriores).",
+        "Peticiones por conexión de cliente antes de renovarla (el valor por defecto desde nginx {KeepaliveRequests1000}, escrito para versiones anteriores).",
     ),
     (
         "omit.client_body_buffer_size",
@@ -226,7 +226,7 @@ pub(super) const TABLE: &[(&str, &str)] = &[
     ),
     (
         "ssl_ecdh_curve",
-        "Los grupos de intercambio de claves de Mozilla; el poscuántico X25519MLKEM768 solo con OpenSSL ≥ 3.5, porque las versiones anteriores rechazarían toda la lista.",
+        "Los grupos de intercambio de claves de Mozilla; el poscuántico X25519MLKEM768 solo con OpenSSL ≥ {PostQuantumKex}, porque las versiones anteriores rechazarían toda la lista.",
     ),
     (
         "ssl_session_cache",
@@ -238,11 +238,11 @@ pub(super) const TABLE: &[(&str, &str)] = &[
     ),
     (
         "omit.ssl_session_tickets",
-        "nginx ≥ 1.23.2 rota por sí mismo las claves de los tickets cuando hay una caché de sesiones compartida; desactivarlos solo cuesta reanudaciones.",
+        "nginx ≥ {TicketKeyRotation} rota por sí mismo las claves de los tickets cuando hay una caché de sesiones compartida; desactivarlos solo cuesta reanudaciones.",
     ),
     (
         "ssl_session_tickets",
-        "Antes de nginx 1.23.2 las claves de los tickets nunca rotan, lo que anula el secreto hacia adelante (Mozilla).",
+        "Antes de nginx {TicketKeyRotation} las claves de los tickets nunca rotan, lo que anula el secreto hacia adelante (Mozilla).",
     ),
     (
         "ssl_buffer_size",
@@ -259,11 +259,11 @@ pub(super) const TABLE: &[(&str, &str)] = &[
     ),
     (
         "proxy_http_version",
-        "El keepalive hacia el upstream necesita HTTP/1.1 antes de nginx 1.29.7.",
+        "El keepalive hacia el upstream necesita HTTP/1.1 antes de nginx {UpstreamKeepaliveByDefault}.",
     ),
     (
         "proxy_set_header.connection",
-        "Mantener abierta la conexión con el upstream: antes de nginx 1.29.7 nginx envía Connection: close.",
+        "Mantener abierta la conexión con el upstream: antes de nginx {UpstreamKeepaliveByDefault} nginx envía Connection: close.",
     ),
     (
         "proxy_set_header.host",
@@ -337,13 +337,13 @@ pub(super) const TABLE: &[(&str, &str)] = &[
     ),
     (
         "listen.tls",
-        "El sitio en HTTPS; antes de nginx 1.25.1 HTTP/2 se activa aquí.",
+        "El sitio en HTTPS; antes de nginx {Http2Directive} HTTP/2 se activa aquí.",
     ),
     ("listen.quic.site", "El sitio en HTTP/3."),
     ("http3", "Servir HTTP/3 en el listener QUIC."),
     (
         "http2",
-        "HTTP/2 para clientes TLS; desde nginx 1.25.1 lo activa esta directiva (el parámetro de listen está obsoleto).",
+        "HTTP/2 para clientes TLS; desde nginx {Http2Directive} lo activa esta directiva (el parámetro de listen está obsoleto).",
     ),
     (
         "ssl_stapling",

@@ -39,7 +39,7 @@ pub(super) const TABLE: &[(&str, &str)] = &[
     ),
     (
         "omit.multi_accept",
-        "Standaard uit. Met EPOLLEXCLUSIVE (nginx ≥ 1.11.3) laat het één worker de hele wachtrij leegmaken en verdeelt het de last ongelijk; geen benchmark toont winst.",
+        "Standaard uit. Met EPOLLEXCLUSIVE (nginx ≥ {EpollExclusive}) laat het één worker de hele wachtrij leegmaken en verdeelt het de last ongelijk; geen benchmark toont winst.",
     ),
     (
         "omit.header.referrer",
@@ -67,7 +67,7 @@ pub(super) const TABLE: &[(&str, &str)] = &[
     ),
     (
         "omit.accept_mutex",
-        "Standaard uit sinds nginx 1.11.3; de kernel verdeelt nieuwe verbindingen.",
+        "Standaard uit sinds nginx {EpollExclusive}; de kernel verdeelt nieuwe verbindingen.",
     ),
     (
         "include.mime",
@@ -115,7 +115,7 @@ pub(super) const TABLE: &[(&str, &str)] = &[
     ),
     (
         "keepalive_requests",
-        "Verzoeken per clientverbinding voordat die wordt vernieuwd (de standaard sinds nginx 1.19.10, uitgeschreven voor oudere versies).",
+        "Verzoeken per clientverbinding voordat die wordt vernieuwd (de standaard sinds nginx {KeepaliveRequests1000}, uitgeschreven voor oudere versies).",
     ),
     (
         "omit.client_body_buffer_size",
@@ -226,7 +226,7 @@ pub(super) const TABLE: &[(&str, &str)] = &[
     ),
     (
         "ssl_ecdh_curve",
-        "Mozilla's groepen voor sleuteluitwisseling; de post-quantum X25519MLKEM768 alleen met OpenSSL ≥ 3.5, omdat oudere versies de hele lijst zouden weigeren.",
+        "Mozilla's groepen voor sleuteluitwisseling; de post-quantum X25519MLKEM768 alleen met OpenSSL ≥ {PostQuantumKex}, omdat oudere versies de hele lijst zouden weigeren.",
     ),
     (
         "ssl_session_cache",
@@ -238,11 +238,11 @@ pub(super) const TABLE: &[(&str, &str)] = &[
     ),
     (
         "omit.ssl_session_tickets",
-        "nginx ≥ 1.23.2 roteert de ticketsleutels zelf als er een gedeelde sessiecache is; tickets uitzetten kost alleen hervattingen.",
+        "nginx ≥ {TicketKeyRotation} roteert de ticketsleutels zelf als er een gedeelde sessiecache is; tickets uitzetten kost alleen hervattingen.",
     ),
     (
         "ssl_session_tickets",
-        "Vóór nginx 1.23.2 roteren ticketsleutels nooit, wat forward secrecy tenietdoet (Mozilla).",
+        "Vóór nginx {TicketKeyRotation} roteren ticketsleutels nooit, wat forward secrecy tenietdoet (Mozilla).",
     ),
     (
         "ssl_buffer_size",
@@ -259,11 +259,11 @@ pub(super) const TABLE: &[(&str, &str)] = &[
     ),
     (
         "proxy_http_version",
-        "Upstream-keepalive heeft vóór nginx 1.29.7 HTTP/1.1 nodig.",
+        "Upstream-keepalive heeft vóór nginx {UpstreamKeepaliveByDefault} HTTP/1.1 nodig.",
     ),
     (
         "proxy_set_header.connection",
-        "De upstream-verbinding open houden: vóór nginx 1.29.7 stuurt nginx Connection: close.",
+        "De upstream-verbinding open houden: vóór nginx {UpstreamKeepaliveByDefault} stuurt nginx Connection: close.",
     ),
     (
         "proxy_set_header.host",
@@ -337,13 +337,13 @@ pub(super) const TABLE: &[(&str, &str)] = &[
     ),
     (
         "listen.tls",
-        "De site over HTTPS; vóór nginx 1.25.1 wordt HTTP/2 hier ingeschakeld.",
+        "De site over HTTPS; vóór nginx {Http2Directive} wordt HTTP/2 hier ingeschakeld.",
     ),
     ("listen.quic.site", "De site over HTTP/3."),
     ("http3", "HTTP/3 serveren op de QUIC-listener."),
     (
         "http2",
-        "HTTP/2 voor TLS-clients; nginx ≥ 1.25.1 schakelt het in met deze directive (de listen-parameter is verouderd).",
+        "HTTP/2 voor TLS-clients; nginx ≥ {Http2Directive} schakelt het in met deze directive (de listen-parameter is verouderd).",
     ),
     (
         "ssl_stapling",

@@ -36,7 +36,7 @@ pub(super) const TABLE: &[(&str, &str)] = &[
     ),
     (
         "omit.multi_accept",
-        "По умолчанию выключено. С EPOLLEXCLUSIVE (nginx ≥ 1.11.3) один воркер забирает всю очередь и нагрузка распределяется неравномерно; ни один тест не показывает выигрыша.",
+        "По умолчанию выключено. С EPOLLEXCLUSIVE (nginx ≥ {EpollExclusive}) один воркер забирает всю очередь и нагрузка распределяется неравномерно; ни один тест не показывает выигрыша.",
     ),
     (
         "omit.header.referrer",
@@ -64,7 +64,7 @@ pub(super) const TABLE: &[(&str, &str)] = &[
     ),
     (
         "omit.accept_mutex",
-        "Выключено по умолчанию с nginx 1.11.3; ядро само распределяет новые соединения.",
+        "Выключено по умолчанию с nginx {EpollExclusive}; ядро само распределяет новые соединения.",
     ),
     (
         "include.mime",
@@ -112,7 +112,7 @@ pub(super) const TABLE: &[(&str, &str)] = &[
     ),
     (
         "keepalive_requests",
-        "Запросов на клиентское соединение до его пересоздания (значение по умолчанию с nginx 1.19.10, записано для старых версий).",
+        "Запросов на клиентское соединение до его пересоздания (значение по умолчанию с nginx {KeepaliveRequests1000}, записано для старых версий).",
     ),
     (
         "omit.client_body_buffer_size",
@@ -226,7 +226,7 @@ pub(super) const TABLE: &[(&str, &str)] = &[
     ),
     (
         "ssl_ecdh_curve",
-        "Группы обмена ключами по Mozilla; постквантовая X25519MLKEM768 только с OpenSSL ≥ 3.5, иначе старые версии отвергли бы весь список.",
+        "Группы обмена ключами по Mozilla; постквантовая X25519MLKEM768 только с OpenSSL ≥ {PostQuantumKex}, иначе старые версии отвергли бы весь список.",
     ),
     (
         "ssl_session_cache",
@@ -238,11 +238,11 @@ pub(super) const TABLE: &[(&str, &str)] = &[
     ),
     (
         "omit.ssl_session_tickets",
-        "nginx ≥ 1.23.2 сам меняет ключи тикетов, если задан общий кэш сессий; отключение тикетов лишь стоит возобновлений.",
+        "nginx ≥ {TicketKeyRotation} сам меняет ключи тикетов, если задан общий кэш сессий; отключение тикетов лишь стоит возобновлений.",
     ),
     (
         "ssl_session_tickets",
-        "До nginx 1.23.2 ключи тикетов никогда не меняются, что сводит на нет прямую секретность (Mozilla).",
+        "До nginx {TicketKeyRotation} ключи тикетов никогда не меняются, что сводит на нет прямую секретность (Mozilla).",
     ),
     (
         "ssl_buffer_size",
@@ -259,11 +259,11 @@ pub(super) const TABLE: &[(&str, &str)] = &[
     ),
     (
         "proxy_http_version",
-        "Keepalive к upstream до nginx 1.29.7 требует HTTP/1.1.",
+        "Keepalive к upstream до nginx {UpstreamKeepaliveByDefault} требует HTTP/1.1.",
     ),
     (
         "proxy_set_header.connection",
-        "Держать соединение с upstream открытым: до nginx 1.29.7 nginx отправляет Connection: close.",
+        "Держать соединение с upstream открытым: до nginx {UpstreamKeepaliveByDefault} nginx отправляет Connection: close.",
     ),
     (
         "proxy_set_header.host",
@@ -328,13 +328,13 @@ pub(super) const TABLE: &[(&str, &str)] = &[
     ("ssl_certificate_key", "Закрытый ключ этого сертификата."),
     (
         "listen.tls",
-        "Сайт по HTTPS; до nginx 1.25.1 HTTP/2 включается здесь.",
+        "Сайт по HTTPS; до nginx {Http2Directive} HTTP/2 включается здесь.",
     ),
     ("listen.quic.site", "Сайт по HTTP/3."),
     ("http3", "Обслуживать HTTP/3 на QUIC-слушателе."),
     (
         "http2",
-        "HTTP/2 для TLS-клиентов; с nginx 1.25.1 его включает эта директива (параметр listen устарел).",
+        "HTTP/2 для TLS-клиентов; с nginx {Http2Directive} его включает эта директива (параметр listen устарел).",
     ),
     (
         "ssl_stapling",

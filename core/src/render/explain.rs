@@ -20,7 +20,7 @@ fn scope_title(scope: Scope) -> &'static str {
 }
 
 fn reason_lines(out: &mut String, reason: &Reason, indent: &str) {
-    push_wrapped(out, indent, reason.why, 84);
+    push_wrapped(out, indent, &reason.why, 84);
     if let Some(f) = &reason.formula {
         let _ = writeln!(out, "{indent}formula: {f}");
     }

@@ -43,7 +43,7 @@ pub(super) fn omitted_nodes(plan: &Plan, file: FileKind) -> Vec<Node<'_>> {
     let mut text = String::with_capacity(4096);
     text.push_str("Left at nginx's defaults on purpose:");
     for o in nginx {
-        for part in ["\n- ", o.name, ": ", o.reason.why] {
+        for part in ["\n- ", o.name, ": ", &o.reason.why] {
             text.push_str(part);
         }
     }

@@ -34,7 +34,7 @@ pub fn sysctl(plan: &Plan) -> String {
         let mut line = String::new();
         for o in omitted {
             line.clear();
-            for part in ["- ", o.name, ": ", o.reason.why] {
+            for part in ["- ", o.name, ": ", &o.reason.why] {
                 line.push_str(part);
             }
             comment_lines(&mut out, &line);

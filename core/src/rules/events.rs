@@ -52,7 +52,7 @@ pub(super) static MULTI_ACCEPT: Rule = Rule {
         .inputs(&["vcpu"]),
         Text::new(
             "omit.multi_accept",
-            "Off by default. With EPOLLEXCLUSIVE (nginx ≥ 1.11.3) it lets one worker drain the whole queue and unbalances load; no benchmark shows a gain.",
+            "Off by default. With EPOLLEXCLUSIVE (nginx ≥ {EpollExclusive}) it lets one worker drain the whole queue and unbalances load; no benchmark shows a gain.",
         ),
     ],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
@@ -80,7 +80,7 @@ pub(super) static ACCEPT_MUTEX: Rule = Rule {
     name: "accept_mutex",
     texts: &[Text::new(
         "omit.accept_mutex",
-        "Off by default since nginx 1.11.3; the kernel spreads new connections.",
+        "Off by default since nginx {EpollExclusive}; the kernel spreads new connections.",
     )],
     decide: Decide::Omit {
         when: always,

@@ -99,7 +99,7 @@ pub(super) static KEEPALIVE_REQUESTS: Rule = Rule {
         .inputs(&["behind_lb"]),
         Text::new(
             "keepalive_requests",
-            "Requests per client connection before it is recycled (the default since nginx 1.19.10, written for older versions).",
+            "Requests per client connection before it is recycled (the default since nginx {KeepaliveRequests1000}, written for older versions).",
         ),
     ],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {

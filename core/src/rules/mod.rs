@@ -6,7 +6,7 @@
 //! ([`Decide::Fixed`], [`Decide::When`], [`Decide::Omit`]), or code that computes the value
 //! ([`Decide::Code`]). Computed values come with a [`formula::Formula`] built by the same
 //! operations that computed them, so the explanation cannot disagree with the value. Stock
-//! defaults and documentation links come from the policy tables ([`crate::gates`]) by name.
+//! defaults and documentation links come from the policy tables ([`crate::policy`]) by name.
 //!
 //! [`RULES`] lists every rule in output order; [`run`] evaluates them for one set of inputs.
 //! Sizing numbers that depend on each other are computed first, in [`crate::tuning`].
@@ -28,10 +28,10 @@ pub(crate) mod warnings;
 
 use std::borrow::Cow;
 
-use crate::gates::{Versions, default_and_doc};
 use crate::i18n;
 use crate::inputs::Inputs;
 use crate::plan::{Omitted, Reason, Scope, ServerRole, Setting};
+use crate::policy::{Versions, default_and_doc, fill_versions};
 use crate::tuning::Tuning;
 use formula::Formula;
 
@@ -164,7 +164,7 @@ impl Out<'_> {
         let (default, doc) = default_and_doc(self.rule.name, self.i.nginx_version);
         Reason {
             id: text.id,
-            why: i18n::translate(self.i.lang, text.id).unwrap_or(text.en),
+            why: fill_versions(i18n::translate(self.i.lang, text.id).unwrap_or(text.en)),
             formula: formula.map(Formula::into_string),
             inputs: text.inputs,
             default,

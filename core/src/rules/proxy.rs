@@ -1,9 +1,9 @@
 //! Proxying to the application: the upstream block and the proxied location.
 
 use super::{Ctx, Decide, Out, Rule, Text};
-use crate::gates::Feature;
 use crate::inputs::Workload;
 use crate::plan::{LocationRole, Scope};
+use crate::policy::Feature;
 use crate::size::ByteSize;
 
 /// The location that proxies: the named `@app` of the mixed workload, else `/`.
@@ -74,7 +74,7 @@ pub(super) static PROXY_HTTP_VERSION: Rule = Rule {
     name: "proxy_http_version",
     texts: &[Text::new(
         "proxy_http_version",
-        "Upstream keepalive needs HTTP/1.1 before nginx 1.29.7.",
+        "Upstream keepalive needs HTTP/1.1 before nginx {UpstreamKeepaliveByDefault}.",
     )
     .inputs(&["nginx_version"])],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
@@ -95,7 +95,7 @@ pub(super) static CONNECTION: Rule = Rule {
     name: "proxy_set_header",
     texts: &[Text::new(
         "proxy_set_header.connection",
-        "Keep the upstream connection open: before nginx 1.29.7 nginx sends Connection: close.",
+        "Keep the upstream connection open: before nginx {UpstreamKeepaliveByDefault} nginx sends Connection: close.",
     )
     .inputs(&["nginx_version"])],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {

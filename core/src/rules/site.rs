@@ -5,9 +5,9 @@ use std::borrow::Cow;
 
 use super::formula::Formula;
 use super::{Ctx, Decide, Out, Rule, Text};
-use crate::gates::Feature;
 use crate::inputs::Workload;
 use crate::plan::{LocationRole, Scope, ServerRole};
+use crate::policy::Feature;
 
 const CATCH_ALL: Scope = Scope::Server {
     server: ServerRole::CatchAll,
@@ -206,7 +206,7 @@ pub(super) static LISTEN_SITE_TLS: Rule = Rule {
     name: "listen",
     texts: &[Text::new(
         "listen.tls",
-        "The site on HTTPS; before nginx 1.25.1 HTTP/2 is switched on here.",
+        "The site on HTTPS; before nginx {Http2Directive} HTTP/2 is switched on here.",
     )
     .inputs(&["tls_port", "nginx_version"])],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
@@ -246,7 +246,7 @@ pub(super) static HTTP2: Rule = Rule {
     name: "http2",
     texts: &[Text::new(
         "http2",
-        "HTTP/2 for TLS clients; nginx ≥ 1.25.1 switches it on with this directive (the listen parameter is deprecated).",
+        "HTTP/2 for TLS clients; nginx ≥ {Http2Directive} switches it on with this directive (the listen parameter is deprecated).",
     )
     .inputs(&["nginx_version"])],
     decide: Decide::When {

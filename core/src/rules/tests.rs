@@ -146,3 +146,13 @@ fn every_name_has_a_documentation_link() {
         );
     }
 }
+
+#[test]
+fn every_documentation_link_belongs_to_a_rule() {
+    for (name, _) in crate::policy::DOC_LINKS {
+        assert!(
+            RULES.iter().any(|r| r.name == *name),
+            "documentation link for {name}, which no rule decides"
+        );
+    }
+}

@@ -2,9 +2,9 @@
 
 use super::formula::Formula;
 use super::{Ctx, Decide, Out, Rule, Text};
-use crate::gates::{Feature, TLS_GUIDELINE};
 use crate::inputs::TlsProfile;
 use crate::plan::{Scope, ServerRole};
+use crate::policy::{Feature, TLS_GUIDELINE};
 
 const H: Scope = Scope::Http;
 
@@ -70,7 +70,7 @@ pub(super) static SSL_ECDH_CURVE: Rule = Rule {
     name: "ssl_ecdh_curve",
     texts: &[Text::new(
         "ssl_ecdh_curve",
-        "Mozilla's key-exchange groups; the post-quantum X25519MLKEM768 only with OpenSSL ≥ 3.5, where older versions would refuse the whole list.",
+        "Mozilla's key-exchange groups; the post-quantum X25519MLKEM768 only with OpenSSL ≥ {PostQuantumKex}, where older versions would refuse the whole list.",
     )
     .inputs(&["openssl_version"])],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
@@ -122,11 +122,11 @@ pub(super) static SSL_SESSION_TICKETS: Rule = Rule {
     texts: &[
         Text::new(
             "omit.ssl_session_tickets",
-            "nginx ≥ 1.23.2 rotates ticket keys itself when a shared session cache is set; turning tickets off only costs resumptions.",
+            "nginx ≥ {TicketKeyRotation} rotates ticket keys itself when a shared session cache is set; turning tickets off only costs resumptions.",
         ),
         Text::new(
             "ssl_session_tickets",
-            "Before nginx 1.23.2 ticket keys never rotate, which undoes forward secrecy (Mozilla).",
+            "Before nginx {TicketKeyRotation} ticket keys never rotate, which undoes forward secrecy (Mozilla).",
         )
         .inputs(&["nginx_version"]),
     ],

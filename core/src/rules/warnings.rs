@@ -2,9 +2,9 @@
 //! the registry ([`TEXTS`]), filled with the numbers of the plan.
 
 use super::{Ctx, Text};
-use crate::gates::ADVISORIES;
 use crate::inputs::{Layout, Upstream, Workload, defaults};
 use crate::plan::Warning;
+use crate::policy::ADVISORIES;
 
 /// Every warning's template; `{name}` marks a value filled in.
 pub(crate) static TEXTS: &[Text] = &[

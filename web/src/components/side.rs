@@ -11,7 +11,7 @@ use crate::i18n::T;
 fn reason_body(reason: &Reason, lang: Lang) -> Html {
     html! {
         <>
-            <p class="why" data-testid="reason-why">{ &reason.why }</p>
+            <p class="why" data-testid="reason-why">{ reason.why.as_ref() }</p>
             <dl class="facts">
                 if let Some(f) = &reason.formula {
                     <dt>{ T::Formula.get(lang) }</dt><dd><code>{ f }</code></dd>
@@ -54,7 +54,7 @@ pub fn reason_panel(props: &Props) -> Html {
                 <summary>{ format!("{} ({})", T::Omitted.get(lang), plan.omitted.len()) }</summary>
                 <ul>
                     { for plan.omitted.iter().map(|o| html! {
-                        <li><code>{ o.name }</code>{ " — " }{ &o.reason.why }</li>
+                        <li><code>{ o.name }</code>{ " — " }{ o.reason.why.as_ref() }</li>
                     }) }
                 </ul>
             </details>

@@ -1,0 +1,409 @@
+//! nginx's built-in defaults, by version, and the one lookup by name that the plan asks
+//! for every setting (its stock default and its documentation link).
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::LazyLock;
+
+use super::docs::{DOC_LINKS, doc_in};
+use super::{Feature, v};
+use crate::version::Version;
+
+/// A stock default of nginx, valid from `since` until the next row of the same directive.
+#[derive(Debug, Clone, Copy)]
+pub struct StockDefault {
+    /// Directive name.
+    pub directive: &'static str,
+    /// The default, as nginx documents it.
+    pub value: &'static str,
+    /// First version with this default.
+    pub since: Version,
+}
+
+const ANY: Version = v(0, 0, 0);
+
+/// nginx's built-in defaults for the directives nginx-gen sets, by version.
+pub const NGINX_DEFAULTS: &[StockDefault] = &[
+    StockDefault {
+        directive: "worker_processes",
+        value: "1",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "worker_connections",
+        value: "512",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "worker_rlimit_nofile",
+        value: "unset (inherits the service limit)",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "multi_accept",
+        value: "off",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "pcre_jit",
+        value: "off",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "sendfile",
+        value: "off",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "tcp_nopush",
+        value: "off",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "tcp_nodelay",
+        value: "on",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "keepalive_timeout",
+        value: "75s",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "keepalive_requests",
+        value: "100",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "keepalive_requests",
+        value: "1000",
+        since: Feature::KeepaliveRequests1000.since(),
+    },
+    StockDefault {
+        directive: "server_tokens",
+        value: "on",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "client_body_buffer_size",
+        value: "8k (two memory pages)",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "large_client_header_buffers",
+        value: "4 8k",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "open_file_cache",
+        value: "off",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "open_file_cache_valid",
+        value: "60s",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "open_file_cache_min_uses",
+        value: "1",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "open_file_cache_errors",
+        value: "off",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "access_log",
+        value: "logs/access.log combined (unbuffered)",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "gzip",
+        value: "off",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "gzip_comp_level",
+        value: "1",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "gzip_min_length",
+        value: "20",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "gzip_types",
+        value: "text/html",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "gzip_proxied",
+        value: "off",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "gzip_vary",
+        value: "off",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "gzip_static",
+        value: "off",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "brotli_comp_level",
+        value: "6",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "ssl_protocols",
+        value: "TLSv1 TLSv1.1 TLSv1.2",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "ssl_protocols",
+        value: "TLSv1 TLSv1.1 TLSv1.2 TLSv1.3",
+        since: Feature::Tls13ByDefault.since(),
+    },
+    StockDefault {
+        directive: "ssl_protocols",
+        value: "TLSv1.2 TLSv1.3",
+        since: Feature::OldTlsOffByDefault.since(),
+    },
+    StockDefault {
+        directive: "ssl_session_cache",
+        value: "none",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "ssl_session_timeout",
+        value: "5m",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "ssl_session_tickets",
+        value: "on",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "ssl_buffer_size",
+        value: "16k",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "ssl_prefer_server_ciphers",
+        value: "off",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "ssl_stapling",
+        value: "off",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "listen",
+        value: "*:80 backlog=511",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "keepalive",
+        value: "none (a new upstream connection per request)",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "keepalive",
+        value: "32 local",
+        since: Feature::UpstreamKeepaliveByDefault.since(),
+    },
+    StockDefault {
+        directive: "proxy_http_version",
+        value: "1.0",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "proxy_http_version",
+        value: "1.1",
+        since: Feature::UpstreamKeepaliveByDefault.since(),
+    },
+    StockDefault {
+        directive: "proxy_buffer_size",
+        value: "4k|8k (one memory page)",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "proxy_buffers",
+        value: "8 4k|8k",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "proxy_busy_buffers_size",
+        value: "8k|16k",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "proxy_connect_timeout",
+        value: "60s",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "aio",
+        value: "off",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "net.core.somaxconn",
+        value: "4096 (128 before Linux 5.4)",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "net.ipv4.tcp_max_syn_backlog",
+        value: "128–4096, from RAM",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "net.ipv4.tcp_fastopen",
+        value: "1 (client side only)",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "net.ipv4.tcp_tw_reuse",
+        value: "2 (loopback only)",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "net.ipv4.ip_local_port_range",
+        value: "32768 60999",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "net.ipv4.ip_local_reserved_ports",
+        value: "empty",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "net.core.rmem_max",
+        value: "212992 (4194304 since Linux 6.18)",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "net.core.wmem_max",
+        value: "212992 (4194304 since Linux 6.18)",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "fs.file-max",
+        value: "about RAM in KiB / 10",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "LimitNOFILE",
+        value: "1024:524288 (systemd ≥ 240)",
+        since: ANY,
+    },
+];
+
+/// A lookup table keyed by setting name.
+type ByName<V> = HashMap<&'static str, V, BuildHasherDefault<Fnv>>;
+
+/// FNV-1a, the hasher of [`ByName`]: a few instructions per byte, where the standard
+/// `SipHash` costs about as much as the binary search it replaced. The keys are this file's
+/// own names, so resistance to crafted collisions (`SipHash`'s purpose) is not needed, and
+/// no random seed is read from the system.
+#[derive(Debug)]
+struct Fnv(u64);
+
+impl Default for Fnv {
+    fn default() -> Self {
+        Self(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+}
+
+/// What the tables know about one name.
+#[derive(Debug, Default)]
+struct Known {
+    /// Its rows of [`NGINX_DEFAULTS`], in table order (so versions stay ascending).
+    defaults: Vec<&'static StockDefault>,
+    /// Its row of [`DOC_LINKS`].
+    doc: Option<&'static str>,
+}
+
+/// Both tables by name, built once: a plan looks up ~100 names.
+static KNOWN: LazyLock<ByName<Known>> = LazyLock::new(|| {
+    let mut known = ByName::<Known>::default();
+    for d in NGINX_DEFAULTS {
+        known.entry(d.directive).or_default().defaults.push(d);
+    }
+    for &(name, url) in DOC_LINKS {
+        known.entry(name).or_default().doc = Some(url);
+    }
+    known
+});
+
+/// nginx's default for `directive` at `version`, if nginx-gen knows it.
+pub fn stock_default(directive: &str, version: Version) -> Option<&'static str> {
+    default_in(KNOWN.get(directive)?, version)
+}
+
+fn default_in(known: &Known, version: Version) -> Option<&'static str> {
+    known
+        .defaults
+        .iter()
+        .rev()
+        .find(|d| d.since <= version)
+        .map(|d| d.value)
+}
+
+/// [`stock_default`] and [`doc_link`] of `name` with one lookup; a plan asks both for
+/// every setting.
+pub fn default_and_doc(name: &str, version: Version) -> (Option<&'static str>, &'static str) {
+    let known = KNOWN.get(name);
+    (
+        known.and_then(|k| default_in(k, version)),
+        doc_in(known.and_then(|k| k.doc), name),
+    )
+}
+
+/// The documentation entry of `name`, for [`super::docs::doc_link`].
+pub(super) fn known_doc(name: &str) -> Option<&'static str> {
+    KNOWN.get(name).and_then(|k| k.doc)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_follow_versions() {
+        assert_eq!(
+            stock_default("keepalive_requests", v(1, 18, 0)),
+            Some("100")
+        );
+        assert_eq!(
+            stock_default("keepalive_requests", v(1, 22, 1)),
+            Some("1000")
+        );
+        assert_eq!(
+            stock_default("proxy_http_version", v(1, 30, 0)),
+            Some("1.1")
+        );
+        assert_eq!(
+            stock_default("ssl_protocols", v(1, 28, 0)),
+            Some("TLSv1.2 TLSv1.3")
+        );
+    }
+}
