@@ -21,6 +21,8 @@ pub enum Node<'a> {
         name: &'a str,
         /// Arguments, unquoted.
         args: &'a [Cow<'static, str>],
+        /// The setting it writes: its index in the plan's settings.
+        setting: usize,
     },
     /// `name args { children }`
     Block {
@@ -52,14 +54,88 @@ const INDENT: &str = "    ";
 /// allocates nothing; deeper levels build theirs.
 const PREFIXES: [&str; 4] = ["# ", "    # ", "        # ", "            # "];
 
+/// Where a setting landed in a rendered file: the 0-based lines of its reason comment (if
+/// it starts one) through its directive.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "ts", derive(tsify::Tsify))]
+pub struct Origin {
+    /// The setting: its index in the plan's settings.
+    pub setting: usize,
+    /// First line that belongs to it (its reason's first comment line, or the directive).
+    pub first: usize,
+    /// The line of the directive itself.
+    pub line: usize,
+}
+
+/// What the writer records while it writes: nothing on the fast path, the origins of
+/// directive lines when a caller asks for them.
+trait Track {
+    /// Called before a node is written at byte `at` of the output.
+    fn reason_at(&mut self, out: &str);
+    /// Called before the directive of `setting` is written.
+    fn directive_at(&mut self, out: &str, setting: usize);
+}
+
+impl Track for () {
+    #[inline(always)]
+    fn reason_at(&mut self, _: &str) {}
+    #[inline(always)]
+    fn directive_at(&mut self, _: &str, _: usize) {}
+}
+
+/// Counts lines incrementally: each byte of the output is scanned once.
+#[derive(Debug, Default)]
+struct Origins {
+    scanned: usize,
+    lines: usize,
+    reason: Option<usize>,
+    found: Vec<Origin>,
+}
+
+impl Origins {
+    fn line_at(&mut self, out: &str) -> usize {
+        self.lines += count_lines(&out[self.scanned..]);
+        self.scanned = out.len();
+        self.lines
+    }
+}
+
+impl Track for Origins {
+    fn reason_at(&mut self, out: &str) {
+        self.reason = Some(self.line_at(out));
+    }
+    fn directive_at(&mut self, out: &str, setting: usize) {
+        let line = self.line_at(out);
+        let first = self.reason.take().unwrap_or(line);
+        self.found.push(Origin {
+            setting,
+            first,
+            line,
+        });
+    }
+}
+
+/// The number of line ends in `text`.
+pub(crate) fn count_lines(text: &str) -> usize {
+    text.matches('\n').count()
+}
+
 /// Writes `nodes` as nginx configuration text.
 pub fn write(nodes: &[Node<'_>]) -> String {
     let mut out = String::with_capacity(16 * 1024);
-    write_level(&mut out, nodes, 0);
+    write_level(&mut out, nodes, 0, &mut ());
     out
 }
 
-fn write_level(out: &mut String, nodes: &[Node<'_>], depth: usize) {
+/// [`write`], and where each setting's lines are.
+pub fn write_with_origins(nodes: &[Node<'_>]) -> (String, Vec<Origin>) {
+    let mut out = String::with_capacity(16 * 1024);
+    let mut origins = Origins::default();
+    write_level(&mut out, nodes, 0, &mut origins);
+    (out, origins.found)
+}
+
+fn write_level(out: &mut String, nodes: &[Node<'_>], depth: usize, track: &mut impl Track) {
     let prefix: Cow<str> = match PREFIXES.get(depth) {
         Some(prefix) => Cow::Borrowed(prefix),
         None => Cow::Owned(INDENT.repeat(depth) + "# "),
@@ -75,13 +151,21 @@ fn write_level(out: &mut String, nodes: &[Node<'_>], depth: usize) {
                 text,
                 WIDTH.saturating_sub(prefix.len()).max(40),
             ),
-            Node::Reason(reason) => push_reason(
-                out,
-                prefix,
-                reason,
-                WIDTH.saturating_sub(prefix.len()).max(40),
-            ),
-            Node::Directive { name, args } => {
+            Node::Reason(reason) => {
+                track.reason_at(out);
+                push_reason(
+                    out,
+                    prefix,
+                    reason,
+                    WIDTH.saturating_sub(prefix.len()).max(40),
+                );
+            }
+            Node::Directive {
+                name,
+                args,
+                setting,
+            } => {
+                track.directive_at(out, *setting);
                 out.push_str(indent);
                 out.push_str(name);
                 push_args(out, args.iter().map(AsRef::as_ref));
@@ -96,7 +180,7 @@ fn write_level(out: &mut String, nodes: &[Node<'_>], depth: usize) {
                 out.push_str(name);
                 push_args(out, args.iter().copied());
                 out.push_str(" {\n");
-                write_level(out, children, depth + 1);
+                write_level(out, children, depth + 1, track);
                 out.push_str(indent);
                 out.push_str("}\n");
             }
@@ -300,6 +384,7 @@ mod tests {
                 vec![Node::Directive {
                     name: "proxy_set_header",
                     args: &args,
+                    setting: 0,
                 }],
             ),
         ];

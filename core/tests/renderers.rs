@@ -80,3 +80,52 @@ fn the_install_script_carries_the_files_verbatim() {
         .expect("sh runs");
     assert!(checked.success(), "the script is not valid sh");
 }
+
+#[test]
+fn origins_point_at_their_settings() {
+    for name in FIXTURES {
+        let plan = Plan::new(&fixture(name));
+        let mapped = render::files_with_origins(&plan);
+        assert_eq!(
+            mapped.iter().map(|(f, _)| f.clone()).collect::<Vec<_>>(),
+            render::files(&plan),
+            "the mapped files are the files"
+        );
+        let mut seen = vec![0; plan.settings.len()];
+        for (file, origins) in &mapped {
+            let lines: Vec<&str> = file.contents.lines().collect();
+            for o in origins {
+                seen[o.setting] += 1;
+                let setting = &plan.settings[o.setting];
+                let line = lines[o.line].trim_start();
+                assert!(
+                    line.starts_with(setting.name)
+                        && line.contains(
+                            setting
+                                .args
+                                .last()
+                                .map_or("", |a| a.as_ref())
+                                .trim_matches('"')
+                        ),
+                    "{}: line {} is «{line}», not {} {}",
+                    file.path,
+                    o.line,
+                    setting.name,
+                    setting.value()
+                );
+                assert!(o.first <= o.line);
+                for comment in &lines[o.first..o.line] {
+                    assert!(
+                        comment.trim_start().starts_with('#'),
+                        "{}: «{comment}»",
+                        file.path
+                    );
+                }
+            }
+        }
+        assert!(
+            seen.iter().all(|&n| n == 1),
+            "{name}: every setting is written exactly once: {seen:?}"
+        );
+    }
+}

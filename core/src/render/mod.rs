@@ -11,13 +11,14 @@ mod site;
 mod sysctl;
 mod systemd;
 
+pub use crate::ir::Origin;
 pub use explain::{explain_directive, explain_table, known_names, summary};
 pub use json::{JsonPlan, SCHEMA_VERSION, json};
-pub use nginx::nginx_conf;
+pub use nginx::{nginx_conf, nginx_conf_with_origins};
 pub use script::install_script;
-pub use site::site;
-pub use sysctl::sysctl;
-pub use systemd::systemd;
+pub use site::{site, site_with_origins};
+pub use sysctl::{sysctl, sysctl_with_origins};
+pub use systemd::{systemd, systemd_with_origins};
 
 use std::borrow::Cow;
 
@@ -150,13 +151,72 @@ fn push_value(out: &mut String, setting: &Setting) {
     }
 }
 
-/// Settings of `scope` paired with whether each starts a new reason (so a run of
-/// `set_real_ip_from` lines shares one comment).
-pub fn with_new_reason(plan: &Plan, scope: Scope) -> impl Iterator<Item = (&Setting, bool)> {
+/// Settings of `scope` with their index in the plan, paired with whether each starts a new
+/// reason (so a run of `set_real_ip_from` lines shares one comment).
+pub fn with_new_reason(plan: &Plan, scope: Scope) -> impl Iterator<Item = (&Setting, usize, bool)> {
     let mut previous: Option<&'static str> = None;
-    plan.in_scope(scope).map(move |s| {
-        let new = previous != Some(s.reason.id);
-        previous = Some(s.reason.id);
-        (s, new)
-    })
+    plan.settings
+        .iter()
+        .enumerate()
+        .filter(move |(_, s)| s.scope == scope)
+        .map(move |(index, s)| {
+            let new = previous != Some(s.reason.id);
+            previous = Some(s.reason.id);
+            (s, index, new)
+        })
+}
+
+/// The four files with, for each, where every setting's lines are: what the web page links
+/// to reasons and what the benchmark edits, so neither parses the text back.
+pub fn files_with_origins(plan: &Plan) -> Vec<(File, Vec<Origin>)> {
+    let (nginx, nginx_origins) = nginx_conf_with_origins(plan);
+    let (site, site_origins) = site_with_origins(plan);
+    let (sysctl, sysctl_origins) = sysctl_with_origins(plan);
+    let (systemd, systemd_origins) = systemd_with_origins(plan);
+    vec![
+        (
+            File {
+                path: NGINX_PATH.into(),
+                contents: nginx,
+            },
+            nginx_origins,
+        ),
+        (
+            File {
+                path: plan.site_path(),
+                contents: site,
+            },
+            site_origins,
+        ),
+        (
+            File {
+                path: SYSCTL_PATH.into(),
+                contents: sysctl,
+            },
+            sysctl_origins,
+        ),
+        (
+            File {
+                path: SYSTEMD_PATH.into(),
+                contents: systemd,
+            },
+            systemd_origins,
+        ),
+    ]
+}
+
+/// Line counting for the line-based writers (sysctl, systemd): the origin of a setting
+/// written from byte `reason_at` (its comment) to `directive_at` (its line).
+pub(crate) fn line_origin(
+    out: &str,
+    setting: usize,
+    reason_at: usize,
+    directive_at: usize,
+) -> Origin {
+    let lines = |end: usize| crate::ir::count_lines(&out[..end]);
+    Origin {
+        setting,
+        first: lines(reason_at),
+        line: lines(directive_at),
+    }
 }

@@ -1,7 +1,7 @@
 //! `/etc/nginx/nginx.conf`: main context, `events {}` and `http {}`.
 
 use super::{header, with_new_reason};
-use crate::ir::{self, Node};
+use crate::ir::{self, Node, Origin};
 use crate::plan::{FileKind, Plan, Scope};
 
 /// Builds the nodes of one scope, each setting under its reason; `count` is the number of
@@ -13,7 +13,7 @@ pub(super) fn scope_nodes(plan: &Plan, scope: Scope, count: usize) -> Vec<Node<'
     // At most a blank line, a reason and the directive per setting.
     let mut nodes = Vec::with_capacity(3 * count);
     // `take` ends the search at the last setting of the scope.
-    for (setting, new_reason) in with_new_reason(plan, scope).take(count) {
+    for (setting, index, new_reason) in with_new_reason(plan, scope).take(count) {
         if new_reason {
             if !nodes.is_empty() {
                 nodes.push(Node::Blank);
@@ -23,6 +23,7 @@ pub(super) fn scope_nodes(plan: &Plan, scope: Scope, count: usize) -> Vec<Node<'
         nodes.push(Node::Directive {
             name: setting.name,
             args: &setting.args,
+            setting: index,
         });
     }
     nodes
@@ -52,6 +53,15 @@ pub(super) fn omitted_nodes(plan: &Plan, file: FileKind) -> Vec<Node<'_>> {
 
 /// Renders nginx.conf.
 pub fn nginx_conf(plan: &Plan) -> String {
+    ir::write(&tree(plan))
+}
+
+/// [`nginx_conf`], and where each setting's lines are.
+pub fn nginx_conf_with_origins(plan: &Plan) -> (String, Vec<Origin>) {
+    ir::write_with_origins(&tree(plan))
+}
+
+fn tree(plan: &Plan) -> Vec<Node<'_>> {
     // The header's four comments, blank lines, main settings, two blocks and the omitted.
     let mut tree: Vec<Node> = Vec::with_capacity(64);
     tree.extend(header(plan, "nginx.conf").into_iter().map(Node::Comment));
@@ -79,5 +89,5 @@ pub fn nginx_conf(plan: &Plan) -> String {
         scope_nodes(plan, Scope::Http, http),
     ));
     tree.extend(omitted_nodes(plan, FileKind::Nginx));
-    ir::write(&tree)
+    tree
 }

@@ -2,7 +2,7 @@
 
 use super::header;
 use super::nginx::{omitted_nodes, scope_nodes};
-use crate::ir::{self, Node};
+use crate::ir::{self, Node, Origin};
 use crate::plan::{FileKind, LocationRole, Plan, Scope, ServerRole};
 
 fn server_title(role: ServerRole) -> &'static str {
@@ -20,6 +20,15 @@ fn server_title(role: ServerRole) -> &'static str {
 
 /// Renders the site file.
 pub fn site(plan: &Plan) -> String {
+    ir::write(&tree(plan))
+}
+
+/// [`site`], and where each setting's lines are.
+pub fn site_with_origins(plan: &Plan) -> (String, Vec<Origin>) {
+    ir::write_with_origins(&tree(plan))
+}
+
+fn tree(plan: &Plan) -> Vec<Node<'_>> {
     // The header, then up to a blank line, a title and a block per server and upstream.
     let mut tree: Vec<Node> = Vec::with_capacity(24);
     tree.extend(header(plan, "Site file").into_iter().map(Node::Comment));
@@ -76,5 +85,5 @@ pub fn site(plan: &Plan) -> String {
         tree.push(Node::block("server", vec![], children));
     }
     tree.extend(omitted_nodes(plan, FileKind::Site));
-    ir::write(&tree)
+    tree
 }

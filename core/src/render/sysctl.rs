@@ -1,6 +1,6 @@
 //! The `sysctl.d` file: `key = value` lines under their reasons.
 
-use super::{header, push_value};
+use super::{Origin, header, line_origin, push_value};
 use crate::ir::{push_reason, push_wrapped};
 use crate::plan::{FileKind, Plan, Scope};
 
@@ -10,14 +10,32 @@ fn comment_lines(out: &mut String, text: &str) {
 
 /// Renders the sysctl.d file.
 pub fn sysctl(plan: &Plan) -> String {
+    render(plan, None)
+}
+
+/// [`sysctl`], and where each setting's lines are.
+pub fn sysctl_with_origins(plan: &Plan) -> (String, Vec<Origin>) {
+    let mut origins = Vec::new();
+    let out = render(plan, Some(&mut origins));
+    (out, origins)
+}
+
+fn render(plan: &Plan, mut origins: Option<&mut Vec<Origin>>) -> String {
     let mut out = String::with_capacity(4096);
     for line in header(plan, "Kernel settings for nginx") {
         comment_lines(&mut out, &line);
     }
     comment_lines(&mut out, "Apply with: sysctl --system");
-    for setting in plan.in_scope(Scope::Sysctl) {
+    for (index, setting) in plan.settings.iter().enumerate() {
+        if setting.scope != Scope::Sysctl {
+            continue;
+        }
         out.push('\n');
+        let reason_at = out.len();
         push_reason(&mut out, "# ", &setting.reason, 90);
+        if let Some(origins) = origins.as_deref_mut() {
+            origins.push(line_origin(&out, index, reason_at, out.len()));
+        }
         out.push_str(setting.name);
         out.push_str(" = ");
         push_value(&mut out, setting);
