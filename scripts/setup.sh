@@ -53,9 +53,9 @@ cargo_tool() {
   say "cargo install $* (several minutes, once)"
   cargo install --quiet "$@"
 }
-# The wasm-bindgen CLI must equal the wasm-bindgen crate in Cargo.lock.
-wb_version=$(grep -A1 '^name = "wasm-bindgen"$' Cargo.lock 2>/dev/null | sed -n 's/^version = "\(.*\)"/\1/p' | head -1)
-wb_version=${wb_version:-0.2.130}
+# The wasm-bindgen CLI must equal the crate pinned in Cargo.toml [workspace.dependencies]
+# (the script also checks that Trunk.toml names the same version).
+wb_version=$(bash scripts/wasm-bindgen-version.sh)
 cargo_tool trunk "trunk 0.21.14" --locked trunk --version 0.21.14
 # No --locked: its own lockfile names a crate version the registry no longer has.
 cargo_tool wasm-bindgen "wasm-bindgen $wb_version" wasm-bindgen-cli --version "$wb_version"
