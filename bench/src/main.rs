@@ -322,38 +322,6 @@ fn ram_gib() -> String {
     format!("{}G", (kib / 1024 / 1024).max(1))
 }
 
-fn make_cert(dir: &Path) -> Result<(PathBuf, PathBuf), String> {
-    let cert = dir.join("cert.pem");
-    let key = dir.join("key.pem");
-    let out = Command::new("openssl")
-        .args([
-            "req",
-            "-x509",
-            "-newkey",
-            "ec",
-            "-pkeyopt",
-            "ec_paramgen_curve:prime256v1",
-            "-nodes",
-            "-days",
-            "2",
-            "-subj",
-            "/CN=bench.test",
-            "-keyout",
-        ])
-        .arg(&key)
-        .arg("-out")
-        .arg(&cert)
-        .output()
-        .map_err(|e| format!("openssl: {e}"))?;
-    if !out.status.success() {
-        return Err(format!(
-            "openssl req failed: {}",
-            String::from_utf8_lossy(&out.stderr)
-        ));
-    }
-    Ok((cert, key))
-}
-
 /// One measured wrk run against one instance.
 #[derive(Debug, Clone, Copy)]
 pub struct Sample {
@@ -644,7 +612,9 @@ fn real_main() -> Result<bool, String> {
     site::write(&site_dir).map_err(|e| format!("site: {e}"))?;
     let script = tmp.join("report.lua");
     fs::write(&script, LUA).map_err(|e| e.to_string())?;
-    let (cert, key) = make_cert(&tmp)?;
+    // The TLS scenario's certificate (the sites answer to bench.test).
+    let nginx_gen_testsupport::Certificate { cert, key } =
+        nginx_gen_testsupport::self_signed(&tmp, "bench.test")?;
     let (nginx_version, openssl_version) = versions();
     let workers = cpu_count(&opts.nginx_cpus);
     let env = Env {
