@@ -35,6 +35,7 @@ use std::process::Command;
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
+use nginx_gen::host;
 use proc::{Launch, Nginx};
 use variants::{Env, Family, Variant};
 
@@ -243,22 +244,6 @@ fn parse_args(args: &[String]) -> Result<Opts, String> {
     Ok(o)
 }
 
-/// Counts the CPUs in a taskset list like `0`, `0,2` or `0-3`.
-fn cpu_count(list: &str) -> usize {
-    list.split(',')
-        .map(|part| match part.split_once('-') {
-            Some((a, b)) => {
-                b.trim()
-                    .parse::<usize>()
-                    .unwrap_or(0)
-                    .saturating_sub(a.trim().parse().unwrap_or(0))
-                    + 1
-            }
-            None => 1,
-        })
-        .sum()
-}
-
 fn command_output(program: &str, args: &[&str]) -> Option<String> {
     let out = Command::new(program).args(args).output().ok()?;
     Some(format!(
@@ -291,35 +276,24 @@ fn preflight() -> Result<(), String> {
     Ok(())
 }
 
-/// nginx and OpenSSL versions from `nginx -V`, so nginx-gen writes for the binary under test.
-fn versions() -> (String, String) {
-    let v = command_output(proc::NGINX, &["-V"]).unwrap_or_default();
-    let nginx = v
-        .split("nginx/")
-        .nth(1)
-        .and_then(|s| s.split_whitespace().next())
-        .unwrap_or("1.22.1")
-        .to_string();
-    let ssl = v
-        .split("OpenSSL ")
-        .nth(1)
-        .and_then(|s| s.split_whitespace().next())
-        .unwrap_or("3.0")
-        .to_string();
-    let ssl: String = ssl.split('.').take(2).collect::<Vec<_>>().join(".");
-    (nginx, ssl)
+/// nginx and OpenSSL (`major.minor`) versions of the nginx under test, from its `nginx -V`,
+/// so nginx-gen writes for the binary under test.
+fn versions() -> Result<(String, String), String> {
+    match host::nginx_versions(proc::NGINX) {
+        Some((Some(nginx), Some(ssl))) => {
+            Ok((nginx.to_string(), format!("{}.{}", ssl.major, ssl.minor)))
+        }
+        _ => Err(format!(
+            "`{} -V` names no nginx and OpenSSL version",
+            proc::NGINX
+        )),
+    }
 }
 
-fn ram_gib() -> String {
-    let kib: u64 = fs::read_to_string("/proc/meminfo")
-        .ok()
-        .and_then(|m| {
-            m.lines()
-                .find_map(|l| l.strip_prefix("MemTotal:"))
-                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        })
-        .unwrap_or(8 * 1024 * 1024);
-    format!("{}G", (kib / 1024 / 1024).max(1))
+/// The memory nginx-gen plans for: what the CLI would detect, in whole GiB.
+fn ram_gib() -> Result<String, String> {
+    let (size, _) = host::ram().ok_or("cannot read the memory size (/proc/meminfo)")?;
+    Ok(format!("{}G", (size.as_mib() / 1024).max(1)))
 }
 
 /// One measured wrk run against one instance.
@@ -615,8 +589,10 @@ fn real_main() -> Result<bool, String> {
     // The TLS scenario's certificate (the sites answer to bench.test).
     let nginx_gen_testsupport::Certificate { cert, key } =
         nginx_gen_testsupport::self_signed(&tmp, "bench.test")?;
-    let (nginx_version, openssl_version) = versions();
-    let workers = cpu_count(&opts.nginx_cpus);
+    let (nginx_version, openssl_version) = versions()?;
+    let workers = host::parse_cpu_list(&opts.nginx_cpus)
+        .ok_or(format!("--nginx-cpus: not a CPU list: {}", opts.nginx_cpus))?
+        .len();
     let env = Env {
         site: site_dir.clone(),
         addr: "127.0.0.1".into(),
@@ -624,7 +600,7 @@ fn real_main() -> Result<bool, String> {
         key,
         upstream: String::new(),
         workers,
-        ram: ram_gib(),
+        ram: ram_gib()?,
         nginx_version,
         openssl_version,
     };
@@ -755,8 +731,6 @@ mod tests {
         assert_eq!(o.out, Some(PathBuf::from("docs/benchmarks.md")));
         assert!(parse_args(&["--only".into(), "nope".into()]).is_err());
         assert!(parse_args(&["--rounds".into()]).is_err());
-        assert_eq!(cpu_count("0"), 1);
-        assert_eq!(cpu_count("0-3,6"), 5);
     }
 
     #[test]

@@ -6,6 +6,8 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
+use nginx_gen::host;
+
 use crate::variants::{Env, Variant};
 use crate::{Cell, ModeResult, Opts, Sample};
 
@@ -357,13 +359,12 @@ impl Meta {
         took: Duration,
         notes: Vec<String>,
     ) -> Self {
-        let cpu = sh("grep -m1 'model name' /proc/cpuinfo | cut -d: -f2");
         let machine = format!(
             "{} CPUs ({}), {} RAM, Linux {}",
-            sh("nproc"),
-            cpu.trim(),
+            host::vcpu().map_or_else(|| "?".into(), |(n, _)| n.to_string()),
+            host::cpu_model().unwrap_or_else(|| "model unknown".into()),
             env.ram,
-            sh("uname -r")
+            host::kernel_release().unwrap_or_else(|| "?".into())
         );
         let software = format!(
             "nginx {} (Debian package, OpenSSL {}), {}, nginx-gen {} (tuning policy {})",
