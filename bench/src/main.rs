@@ -56,7 +56,7 @@ fn real_main(opts: &Opts) -> Result<bool, String> {
     let begun = Instant::now();
     let prepared = prepare::prepare(opts)?;
     let mut variants = Variant::builtin();
-    variants.extend(opts.extra.iter().cloned());
+    variants.extend(opts.variants.iter().cloned());
     let scen: Vec<Scenario> = scenarios()
         .into_iter()
         .filter(|s| {

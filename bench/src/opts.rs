@@ -1,11 +1,11 @@
-//! Command-line options: clap's derive, then resolved into [`Opts`] (`--quick` and
+//! Command-line options: clap's derive, then resolved in place (`--quick` and
 //! `--shaped-only` set other options; `--patch` and `--extra` keep their command-line order,
 //! which is the order of the report's columns).
 
 use std::path::PathBuf;
 use std::str::FromStr;
 
-use clap::builder::PossibleValuesParser;
+use clap::builder::{PossibleValuesParser, RangedU64ValueParser};
 use clap::{ArgAction, CommandFactory, FromArgMatches, Parser};
 use nginx_gen::host;
 
@@ -18,69 +18,69 @@ use crate::variants::Variant;
 /// site, loads every instance with wrk in interleaved rounds and writes a Markdown report
 /// with an SVG chart. Run as root: nginx binds ports and switches to www-data, and the
 /// shaped-link mode creates network namespaces. docs/benchmarks.md explains the method.
-#[derive(Debug, Parser)]
+#[derive(Debug, Clone, Parser)]
 #[allow(
     clippy::doc_markdown,
     reason = "the doc comments are the --help text, printed as written"
 )]
 #[command(name = "nginx-gen-bench", version, args_override_self = true)]
-struct Args {
+pub struct Opts {
     /// Smoke run (≤ 30 s): 1 round of 1 s at 50 connections, no report file unless --out
     ///
     /// Overrides --rounds and --seconds; --conns still applies. Fails when any request
     /// errors (in the full run errors are results, e.g. stock's 768 connections at c1000).
     #[arg(long)]
-    quick: bool,
+    pub quick: bool,
 
     /// Also run over a rate-limited veth link between two network namespaces
     ///
     /// One mode per --links rate, after the loopback mode. Skipped with a note where
     /// namespaces are not permitted.
     #[arg(long)]
-    shaped: bool,
+    pub shaped: bool,
 
     /// Only the shaped-link mode (--shaped without the loopback mode)
     #[arg(long)]
-    shaped_only: bool,
+    pub shaped_only: bool,
 
     /// Link rates in Mbit/s for --shaped, comma-separated
     #[arg(long, value_name = "LIST", value_delimiter = ',', action = ArgAction::Set,
           default_value = "1000,100", value_parser = number::<u32>)]
-    links: Vec<u32>,
+    pub links: Vec<u32>,
 
     /// Interleaved rounds (A B C, B C A, …); more rounds narrow the confidence intervals
     #[arg(long, value_name = "N", default_value_t = 3,
-          value_parser = clap::value_parser!(u64).range(1..))]
-    rounds: u64,
+          value_parser = RangedU64ValueParser::<usize>::new().range(1..))]
+    pub rounds: usize,
 
     /// Seconds per wrk run (TLS runs last at least 2 s outside --quick)
     #[arg(long, value_name = "N", default_value_t = 1,
           value_parser = clap::value_parser!(u32).range(1..))]
-    seconds: u32,
+    pub seconds: u32,
 
     /// Connection counts for every scenario, comma-separated [default: per scenario, from
     /// 50, 200 and 1000; 50 on a shaped link]
     #[arg(long, value_name = "LIST", value_delimiter = ',', action = ArgAction::Set,
           value_parser = number::<u32>)]
-    conns: Option<Vec<u32>>,
+    pub conns: Option<Vec<u32>>,
 
     /// Only these scenarios, comma-separated [default: all]
     #[arg(long, value_name = "LIST", value_delimiter = ',', action = ArgAction::Set,
           value_parser = PossibleValuesParser::new(scenario::IDS))]
-    only: Option<Vec<String>>,
+    pub only: Option<Vec<String>>,
 
     /// CPUs for the nginx under test (`taskset -c` list: 0, 0,2, 0-3); their count is the
     /// worker count of every variant
     #[arg(long, value_name = "LIST", default_value = "0", value_parser = cpu_list)]
-    nginx_cpus: String,
+    pub nginx_cpus: String,
 
     /// CPUs for wrk and the upstream application (`taskset -c` list)
     #[arg(long, value_name = "LIST", default_value = "1", value_parser = cpu_list)]
-    wrk_cpus: String,
+    pub wrk_cpus: String,
 
     /// First loopback port (each instance takes the next two)
     #[arg(long, value_name = "N", default_value_t = 28100)]
-    port: u16,
+    pub port: u16,
 
     /// Add nginx-gen's output with directives replaced, added or removed, as variant NAME
     ///
@@ -92,23 +92,27 @@ struct Args {
     /// --patch 'def4k=listen+ deferred backlog=4096', --patch 'nomulti=-multi_accept'.
     #[arg(long, value_name = "NAME='d a; …'", action = ArgAction::Append,
           value_parser = Variant::parse_patch)]
-    patch: Vec<Variant>,
+    pub patch: Vec<Variant>,
 
     /// Add another nginx.conf template as variant NAME (placeholders as in
     /// bench/guide/nginx.conf, with the guide's server blocks); repeatable
     #[arg(long, value_name = "NAME=FILE", action = ArgAction::Append,
           value_parser = Variant::parse_extra)]
-    extra: Vec<Variant>,
+    pub extra: Vec<Variant>,
 
     /// Markdown report; the chart goes next to it (FILE's stem + .svg). Only the generated
     /// section of an existing file is replaced [default: docs/benchmarks.md, none with
     /// --quick]
     #[arg(long, value_name = "FILE")]
-    out: Option<PathBuf>,
+    pub out: Option<PathBuf>,
 
     /// Keep the temporary directory (configurations, logs) and print its path
     #[arg(long)]
-    keep: bool,
+    pub keep: bool,
+
+    /// The `--patch` and `--extra` variants, in command-line order.
+    #[arg(skip)]
+    pub variants: Vec<Variant>,
 }
 
 /// A comma-separated list item: a number, spaces around it allowed.
@@ -124,27 +128,6 @@ fn cpu_list(s: &str) -> Result<String, String> {
         .ok_or_else(|| format!("`{s}` is not a CPU list such as 0, 0,2 or 0-3"))
 }
 
-/// The resolved options.
-#[derive(Debug, Clone)]
-pub struct Opts {
-    pub quick: bool,
-    /// Run the loopback mode (all but --shaped-only).
-    pub loopback: bool,
-    pub shaped: bool,
-    pub rounds: usize,
-    pub seconds: u32,
-    pub conns: Option<Vec<u32>>,
-    pub only: Option<Vec<String>>,
-    pub links: Vec<u32>,
-    pub nginx_cpus: String,
-    pub wrk_cpus: String,
-    pub port: u16,
-    pub out: Option<PathBuf>,
-    pub keep: bool,
-    /// `--patch` and `--extra` variants, in command-line order.
-    pub extra: Vec<Variant>,
-}
-
 impl Opts {
     /// This process's arguments; prints help or the error and exits as clap does.
     pub fn from_env() -> Self {
@@ -156,30 +139,16 @@ impl Opts {
         I: IntoIterator<Item = T>,
         T: Into<std::ffi::OsString> + Clone,
     {
-        let matches = Args::command().try_get_matches_from(args)?;
-        let a = Args::from_arg_matches(&matches)?;
+        let matches = Self::command().try_get_matches_from(args)?;
+        let mut o = Self::from_arg_matches(&matches)?;
         let at = |id: &str| matches.indices_of(id).into_iter().flatten();
-        let mut extra: Vec<(usize, Variant)> = at("patch")
-            .zip(a.patch)
-            .chain(at("extra").zip(a.extra))
+        let mut variants: Vec<(usize, Variant)> = at("patch")
+            .zip(o.patch.iter().cloned())
+            .chain(at("extra").zip(o.extra.iter().cloned()))
             .collect();
-        extra.sort_by_key(|(index, _)| *index);
-        let mut o = Self {
-            quick: a.quick,
-            loopback: !a.shaped_only,
-            shaped: a.shaped || a.shaped_only,
-            rounds: a.rounds as usize,
-            seconds: a.seconds,
-            conns: a.conns,
-            only: a.only,
-            links: a.links,
-            nginx_cpus: a.nginx_cpus,
-            wrk_cpus: a.wrk_cpus,
-            port: a.port,
-            out: a.out,
-            keep: a.keep,
-            extra: extra.into_iter().map(|(_, v)| v).collect(),
-        };
+        variants.sort_by_key(|(index, _)| *index);
+        o.variants = variants.into_iter().map(|(_, v)| v).collect();
+        o.shaped |= o.shaped_only;
         if o.quick {
             o.rounds = 1;
             o.seconds = 1;
@@ -188,6 +157,11 @@ impl Opts {
             o.out = Some(PathBuf::from("docs/benchmarks.md"));
         }
         Ok(o)
+    }
+
+    /// Run the loopback mode: all but `--shaped-only`.
+    pub fn loopback(&self) -> bool {
+        !self.shaped_only
     }
 }
 
@@ -202,7 +176,7 @@ mod tests {
 
     #[test]
     fn clap_definition_is_consistent() {
-        Args::command().debug_assert();
+        Opts::command().debug_assert();
     }
 
     #[test]
@@ -210,14 +184,14 @@ mod tests {
         let o = parse(&[]).expect("valid");
         assert_eq!((o.rounds, o.seconds, o.port), (3, 1, 28100));
         assert_eq!(
-            (o.loopback, o.shaped, o.quick, o.keep),
+            (o.loopback(), o.shaped, o.quick, o.keep),
             (true, false, false, false)
         );
         assert_eq!(o.links, [1000, 100]);
         assert_eq!((o.nginx_cpus.as_str(), o.wrk_cpus.as_str()), ("0", "1"));
         assert_eq!((o.conns, o.only), (None, None));
         assert_eq!(o.out, Some(PathBuf::from("docs/benchmarks.md")));
-        assert!(o.extra.is_empty());
+        assert!(o.variants.is_empty());
     }
 
     #[test]
@@ -255,7 +229,7 @@ mod tests {
             "--keep",
         ])
         .expect("valid");
-        assert!(o.loopback && o.shaped && o.keep);
+        assert!(o.loopback() && o.shaped && o.keep);
         assert_eq!(o.links, [500, 50]);
         assert_eq!((o.rounds, o.seconds, o.port), (6, 2, 30000));
         assert_eq!(o.conns, Some(vec![50, 200]));
@@ -263,7 +237,7 @@ mod tests {
         assert_eq!((o.nginx_cpus.as_str(), o.wrk_cpus.as_str()), ("0-1", "2,3"));
         assert_eq!(o.out, Some(PathBuf::from("r.md")));
         let o = parse(&["--shaped-only"]).expect("valid");
-        assert!(!o.loopback && o.shaped);
+        assert!(!o.loopback() && o.shaped);
         // A repeated single-valued option: the last one counts.
         let o = parse(&[
             "--rounds", "2", "--rounds", "4", "--conns", "1", "--conns", "7,8",
@@ -289,9 +263,9 @@ mod tests {
             "nodef=listen- deferred",
         ])
         .expect("valid");
-        let names: Vec<&str> = o.extra.iter().map(|v| v.name.as_str()).collect();
+        let names: Vec<&str> = o.variants.iter().map(|v| v.name.as_str()).collect();
         assert_eq!(names, ["pb16", "mine", "def4k", "nodef"]);
-        let Kind::Patched(d) = &o.extra[2].kind else {
+        let Kind::Patched(d) = &o.variants[2].kind else {
             panic!("def4k is a patch")
         };
         assert_eq!(
@@ -301,7 +275,7 @@ mod tests {
                 ("-multi_accept".to_string(), String::new()),
             ]
         );
-        assert!(matches!(&o.extra[1].kind, Kind::Extra(p) if *p == template));
+        assert!(matches!(&o.variants[1].kind, Kind::Extra(p) if *p == template));
     }
 
     #[test]
@@ -326,7 +300,7 @@ mod tests {
 
     #[test]
     fn help_describes_every_option() {
-        let help = Args::command().render_long_help().to_string();
+        let help = Opts::command().render_long_help().to_string();
         for flag in [
             "--quick",
             "--shaped",

@@ -128,7 +128,7 @@ pub fn all(mut setup: Setup) -> Result<(Vec<ModeResult>, Vec<String>), String> {
     let opts = setup.opts;
     let mut modes = Vec::new();
     let mut notes = Vec::new();
-    if opts.loopback {
+    if opts.loopback() {
         modes.push(run_mode(
             "loopback",
             "loopback (127.0.0.1), no shaping",

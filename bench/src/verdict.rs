@@ -311,33 +311,28 @@ mod tests {
         );
     }
 
-    fn cell(rounds: Vec<Vec<Sample>>) -> Cell {
+    fn cell(samples: Vec<Vec<Sample>>) -> Cell {
         Cell {
             scenario: scenarios().remove(0),
             conns: 50,
-            samples: rounds,
+            samples,
         }
+    }
+
+    /// One variant's rounds: (req/s, CPU ms) per round, all with a p99 of `p99_ms`.
+    fn rounds(p99_ms: u64, runs: &[(u64, u64)]) -> Vec<Sample> {
+        runs.iter()
+            .map(|&(rps, cpu_ms)| sample(rps, cpu_ms, p99_ms))
+            .collect()
     }
 
     #[test]
     fn ratio_of_measured_rounds() {
         // nginx at 95 % of its one worker: req/s decide. nginx-gen 5–7 % ahead of stock in
         // every round, the guide 1 % behind to 2 % ahead of stock.
-        let stock = vec![
-            sample(20_000, 950, 4),
-            sample(20_400, 950, 4),
-            sample(19_800, 950, 4),
-        ];
-        let guide = vec![
-            sample(19_800, 950, 4),
-            sample(20_800, 950, 4),
-            sample(19_900, 950, 4),
-        ];
-        let gen_ = vec![
-            sample(21_200, 950, 4),
-            sample(21_700, 950, 4),
-            sample(21_000, 950, 4),
-        ];
+        let stock = rounds(4, &[(20_000, 950), (20_400, 950), (19_800, 950)]);
+        let guide = rounds(4, &[(19_800, 950), (20_800, 950), (19_900, 950)]);
+        let gen_ = rounds(4, &[(21_200, 950), (21_700, 950), (21_000, 950)]);
         let c = cell(vec![stock, guide, gen_]);
         let r = ratio(&c, 2, 0, 1, None);
         assert_eq!(r.verdict, Verdict::Win);
@@ -347,16 +342,8 @@ mod tests {
         assert_eq!(ratio(&c, 0, 2, 1, None).verdict, Verdict::Loss);
 
         // wrk-bound (nginx at 40–50 % of its CPU), same rate: CPU per request decides.
-        let stock = vec![
-            sample(30_000, 500, 3),
-            sample(30_000, 510, 3),
-            sample(30_000, 490, 3),
-        ];
-        let gen_ = vec![
-            sample(30_000, 400, 3),
-            sample(29_900, 405, 3),
-            sample(30_100, 398, 3),
-        ];
+        let stock = rounds(3, &[(30_000, 500), (30_000, 510), (30_000, 490)]);
+        let gen_ = rounds(3, &[(30_000, 400), (29_900, 405), (30_100, 398)]);
         let c = cell(vec![stock, gen_.clone(), gen_]);
         let r = ratio(&c, 2, 0, 1, None);
         assert_eq!(r.verdict, Verdict::WinCpu);
@@ -391,16 +378,8 @@ mod tests {
     #[test]
     fn tally_counts_and_names_misses() {
         let stock = vec![sample(20_000, 950, 4); 3];
-        let gen_ = vec![
-            sample(21_000, 950, 4),
-            sample(21_300, 950, 4),
-            sample(21_100, 950, 4),
-        ];
-        let slow = vec![
-            sample(18_000, 950, 4),
-            sample(18_300, 950, 4),
-            sample(18_100, 950, 4),
-        ];
+        let gen_ = rounds(4, &[(21_000, 950), (21_300, 950), (21_100, 950)]);
+        let slow = rounds(4, &[(18_000, 950), (18_300, 950), (18_100, 950)]);
         let m = ModeResult {
             name: "loopback".into(),
             link: "loopback".into(),
