@@ -14,16 +14,7 @@ say() { printf '\033[1msetup:\033[0m %s\n' "$*"; }
 # Never binaryen: Debian's 108 corrupts current wasm-bindgen output (see README).
 packages=(nginx libnginx-mod-http-brotli-filter libnginx-mod-http-brotli-static openssl
           chromium chromium-driver brotli wrk hyperfine python3-venv iproute2 curl)
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
-done
-if ((${#missing[@]})); then
-  say "installing Debian packages: ${missing[*]}"
-  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+bash scripts/apt-missing.sh "${packages[@]}"
 # The service the package starts is not ours: the tests run their own nginx processes.
 if command -v systemctl >/dev/null 2>&1 && systemctl is-active --quiet nginx 2>/dev/null; then
   systemctl stop nginx || true
