@@ -31,16 +31,7 @@ fi
 SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
 
 # --- build dependencies from Debian -----------------------------------------------------
-need=(build-essential libpcre2-dev libssl-dev zlib1g-dev dpkg-dev)
-missing=()
-for p in "${need[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
-done
-if ((${#missing[@]})); then
-  say "installing ${missing[*]}"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+bash "$(dirname "$0")/apt-missing.sh" build-essential libpcre2-dev libssl-dev zlib1g-dev dpkg-dev
 
 # --- source: Debian 13 (trixie) source archive, download only ------------------------------
 # A separate sources file with only a deb-src line, so nothing is ever installed from trixie.

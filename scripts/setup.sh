@@ -14,16 +14,7 @@ say() { printf '\033[1msetup:\033[0m %s\n' "$*"; }
 # Never binaryen: Debian's 108 corrupts current wasm-bindgen output (see README).
 packages=(nginx libnginx-mod-http-brotli-filter libnginx-mod-http-brotli-static openssl
           chromium chromium-driver brotli wrk hyperfine python3-venv iproute2 curl)
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
-done
-if ((${#missing[@]})); then
-  say "installing Debian packages: ${missing[*]}"
-  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+bash scripts/apt-missing.sh "${packages[@]}"
 # The service the package starts is not ours: the tests run their own nginx processes.
 if command -v systemctl >/dev/null 2>&1 && systemctl is-active --quiet nginx 2>/dev/null; then
   systemctl stop nginx || true
@@ -53,9 +44,9 @@ cargo_tool() {
   say "cargo install $* (several minutes, once)"
   cargo install --quiet "$@"
 }
-# The wasm-bindgen CLI must equal the wasm-bindgen crate in Cargo.lock.
-wb_version=$(grep -A1 '^name = "wasm-bindgen"$' Cargo.lock 2>/dev/null | sed -n 's/^version = "\(.*\)"/\1/p' | head -1)
-wb_version=${wb_version:-0.2.130}
+# The wasm-bindgen CLI must equal the crate pinned in Cargo.toml [workspace.dependencies]
+# (the script also checks that Trunk.toml names the same version).
+wb_version=$(bash scripts/wasm-bindgen-version.sh)
 cargo_tool trunk "trunk 0.21.14" --locked trunk --version 0.21.14
 # No --locked: its own lockfile names a crate version the registry no longer has.
 cargo_tool wasm-bindgen "wasm-bindgen $wb_version" wasm-bindgen-cli --version "$wb_version"

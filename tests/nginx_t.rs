@@ -20,34 +20,6 @@ fn nginx() -> PathBuf {
     panic!("nginx is not installed: run scripts/setup.sh (installs Debian's nginx 1.22)");
 }
 
-fn self_signed(dir: &Path) -> (PathBuf, PathBuf) {
-    let (cert, key) = (dir.join("cert.pem"), dir.join("key.pem"));
-    let status = Command::new("openssl")
-        .args([
-            "req",
-            "-x509",
-            "-newkey",
-            "rsa:2048",
-            "-nodes",
-            "-days",
-            "2",
-            "-subj",
-            "/CN=example.com",
-        ])
-        .arg("-keyout")
-        .arg(&key)
-        .arg("-out")
-        .arg(&cert)
-        .output()
-        .expect("openssl runs");
-    assert!(
-        status.status.success(),
-        "openssl failed: {}",
-        String::from_utf8_lossy(&status.stderr)
-    );
-    (cert, key)
-}
-
 /// One combination: the CLI flags.
 fn combinations(cert: &Path, key: &Path) -> Vec<Vec<String>> {
     let machines = [("1", "512M"), ("4", "8G"), ("64", "256G")];
@@ -191,7 +163,8 @@ fn nginx_1_22_accepts_every_generated_tree() {
         "the rhel layout runs workers as user nginx: run scripts/setup.sh (creates the system user)"
     );
     let tmp = tempfile::tempdir().expect("temp dir");
-    let (cert, key) = self_signed(tmp.path());
+    let nginx_gen_testsupport::Certificate { cert, key } =
+        nginx_gen_testsupport::self_signed(tmp.path(), "example.com").expect("test certificate");
     let cases = combinations(&cert, &key);
     assert!(cases.len() >= 200, "only {} combinations", cases.len());
 

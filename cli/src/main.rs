@@ -2,7 +2,6 @@
 //! when the machine is not described, and prints or writes what core renders.
 
 mod args;
-mod host;
 mod write;
 
 use std::fmt::Write as _;
@@ -16,7 +15,7 @@ use nginx_gen_core::render::{self, Format};
 use nginx_gen_core::{InputErrors, Inputs, Plan, RawInputs};
 
 use args::{Cli, Command, Generate};
-use host::Host;
+use nginx_gen::host::Host;
 
 const ERROR: Style = AnsiColor::Red.on_default().bold();
 const NOTE: Style = AnsiColor::Cyan.on_default();

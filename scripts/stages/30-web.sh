@@ -12,10 +12,9 @@ export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 for tool in trunk wasm-bindgen wasm-bindgen-test-runner wasm-opt node brotli gzip tar /usr/bin/chromium /usr/bin/chromedriver; do
   command -v "$tool" >/dev/null || { echo "30-web: $tool is missing (scripts/setup.sh installs it)" >&2; exit 1; }
 done
-# trunk must use the wasm-bindgen that Cargo.lock pins (Trunk.toml names the same version).
-want=$(grep -A1 '^name = "wasm-bindgen"$' Cargo.lock | sed -n 's/^version = "\(.*\)"/\1/p')
-wasm-bindgen --version | grep -q " $want" || { echo "30-web: wasm-bindgen-cli is not $want" >&2; exit 1; }
-grep -q "wasm_bindgen = \"$want\"" Trunk.toml || { echo "30-web: Trunk.toml does not pin wasm-bindgen $want" >&2; exit 1; }
+# trunk, the test runner and the crate must agree on wasm-bindgen: the version pinned in
+# Cargo.toml [workspace.dependencies], named again in Trunk.toml, installed on PATH.
+bash scripts/wasm-bindgen-version.sh --cli >/dev/null
 mkdir -p tests/artifacts
 
 cargo build --release --locked -p nginx-gen

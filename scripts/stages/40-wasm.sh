@@ -12,6 +12,8 @@ export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 for tool in wasm-pack wasm-bindgen wasm-bindgen-test-runner wasm-opt node brotli gzip /usr/bin/chromium; do
   command -v "$tool" >/dev/null || { echo "40-wasm: $tool is missing (scripts/setup.sh installs it)" >&2; exit 1; }
 done
+# wasm-pack and the test runner use the wasm-bindgen CLI on PATH: it must equal the crate.
+bash scripts/wasm-bindgen-version.sh --cli >/dev/null
 mkdir -p tests/artifacts
 
 cargo build --release --locked -p nginx-gen

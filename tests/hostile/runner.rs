@@ -60,42 +60,12 @@ fn strings(v: &Value) -> Vec<String> {
         .collect()
 }
 
-/// Percent-decoding as `URLSearchParams` does it: `+` is a space, a malformed escape
-/// stays as written, the bytes are read as UTF-8 with replacement.
-fn url_decode(s: &str) -> String {
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        match b[i] {
-            b'+' => out.push(b' '),
-            b'%' if i + 2 < b.len() => {
-                match std::str::from_utf8(&b[i + 1..i + 3])
-                    .ok()
-                    .and_then(|h| u8::from_str_radix(h, 16).ok())
-                {
-                    Some(byte) => {
-                        out.push(byte);
-                        i += 3;
-                        continue;
-                    }
-                    None => out.push(b'%'),
-                }
-            }
-            c => out.push(c),
-        }
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
-}
-
 /// The input document a URL state stands for: list fields collect repeated keys,
 /// `true`/`false` are booleans, everything else is text (numbers too, as forms send them).
 fn url_state_doc(state: &str) -> String {
     let mut doc = Map::new();
-    for pair in state.split('&').filter(|p| !p.is_empty()) {
-        let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
-        let (k, v) = (url_decode(k), url_decode(v));
+    // Split and decoded as the page does (`+` a space, invalid escapes kept as written).
+    for (k, v) in nginx_gen_web::share::parse_query(state) {
         let value = match v.as_str() {
             "true" => Value::Bool(true),
             "false" => Value::Bool(false),
@@ -242,9 +212,11 @@ fn run(bin: &Path, case: &Case) -> Result<(), String> {
 }
 
 #[test]
-fn url_decoding_is_lenient() {
-    assert_eq!(url_decode("a%3Bb+c"), "a;b c");
-    assert_eq!(url_decode("%ZZ%"), "%ZZ%");
+fn url_states_become_input_documents() {
+    assert_eq!(
+        url_state_doc("server_names=a%3Bb+c&root=%ZZ%"),
+        r#"{"root":"%ZZ%","server_names":["a;b c"]}"#
+    );
     assert_eq!(
         url_state_doc("server_names=a&server_names=b&tls=true&vcpu=4"),
         r#"{"server_names":["a","b"],"tls":true,"vcpu":"4"}"#

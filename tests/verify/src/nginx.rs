@@ -139,36 +139,3 @@ pub fn parallel<T: Sync>(
     f.sort_by_key(|(i, _)| *i);
     f
 }
-
-/// A self-signed certificate and key for `nginx -t` (ECDSA P-256, two days).
-pub fn self_signed(dir: &Path) -> Result<(String, String), String> {
-    let cert = dir.join("cert.pem");
-    let key = dir.join("key.pem");
-    let out = Command::new("openssl")
-        .args([
-            "req",
-            "-x509",
-            "-newkey",
-            "ec",
-            "-pkeyopt",
-            "ec_paramgen_curve:prime256v1",
-            "-nodes",
-            "-days",
-            "2",
-            "-subj",
-            "/CN=example.com",
-            "-keyout",
-        ])
-        .arg(&key)
-        .arg("-out")
-        .arg(&cert)
-        .output()
-        .map_err(|e| format!("cannot run openssl: {e}"))?;
-    if !out.status.success() {
-        return Err(format!(
-            "openssl req failed: {}",
-            String::from_utf8_lossy(&out.stderr)
-        ));
-    }
-    Ok((cert.display().to_string(), key.display().to_string()))
-}

@@ -65,7 +65,12 @@ fn run_grid(target: &Target, nginx: &Nginx) {
         .prefix("nginx-gen-grid-")
         .tempdir()
         .expect("temp dir");
-    let (cert, key) = nginx::self_signed(dir.path()).expect("test certificate");
+    let cert =
+        nginx_gen_testsupport::self_signed(dir.path(), "example.com").expect("test certificate");
+    let (cert, key) = (
+        cert.cert.display().to_string(),
+        cert.key.display().to_string(),
+    );
     let n = cases();
     let grid = strategy::grid(target, n, seed(), &cert, &key);
 

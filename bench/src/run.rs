@@ -1,0 +1,352 @@
+//! The measurement: every variant's instances started, checked to answer 200, and loaded
+//! with wrk in interleaved rounds, one mode (loopback, or a shaped link rate) at a time.
+
+use std::path::{Path, PathBuf};
+use std::thread::sleep;
+use std::time::{Duration, Instant};
+
+use crate::netns;
+use crate::opts::Opts;
+use crate::prepare::Prepared;
+use crate::proc::{Launch, Nginx};
+use crate::results::{Cell, InstanceLog, ModeResult, Sample};
+use crate::scenario::Scenario;
+use crate::variants::{self, Env, Family, Variant};
+use crate::wrk;
+
+fn warn_lines(log: &str) -> Vec<&str> {
+    log.lines()
+        .filter(|l| {
+            ["[warn]", "[error]", "[crit]", "[alert]", "[emerg]"]
+                .iter()
+                .any(|t| l.contains(t))
+        })
+        .collect()
+}
+
+/// Strips the timestamp and pid so repeated messages collapse.
+fn message(line: &str) -> String {
+    let m = line.split_once("] ").map_or(line, |(_, rest)| rest);
+    let m = m.split_once(": ").map_or(m, |(_, m)| m);
+    let m = m.split(", client:").next().unwrap_or("").trim();
+    // "*123 " is the connection number.
+    match m.strip_prefix('*').and_then(|r| r.split_once(' ')) {
+        Some((n, rest)) if n.bytes().all(|b| b.is_ascii_digit()) => rest.to_string(),
+        _ => m.to_string(),
+    }
+}
+
+fn url(scheme: &str, addr: &str, port: u16, path: &str) -> String {
+    format!("{scheme}://{addr}:{port}{path}")
+}
+
+/// Fetches one response with curl and checks it is a 200 with a body: a broken
+/// configuration must stop the run, not produce numbers.
+fn sanity(client: &Launch, url: &str, headers: &[&str]) -> Result<(), String> {
+    let mut cmd = client.command("curl");
+    cmd.args([
+        "-sk",
+        "-o",
+        "/dev/null",
+        "-w",
+        "%{http_code} %{size_download}",
+        "--max-time",
+        "5",
+    ]);
+    for h in headers {
+        cmd.args(["-H", h]);
+    }
+    // curl sends no SNI for an IP address (wrk does): ask for the site's name instead.
+    let url = match url.strip_prefix("https://").and_then(|r| r.split_once('/')) {
+        Some((host_port, path)) => {
+            let (addr, port) = host_port.rsplit_once(':').unwrap_or((host_port, "443"));
+            cmd.args(["--resolve", &format!("bench.test:{port}:{addr}")]);
+            format!("https://bench.test:{port}/{path}")
+        }
+        None => url.to_string(),
+    };
+    let out = cmd.arg(&url).output().map_err(|e| format!("curl: {e}"))?;
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    let mut parts = text.split_whitespace();
+    let code = parts.next().unwrap_or("000");
+    let size: u64 = parts.next().and_then(|s| s.parse().ok()).unwrap_or(0);
+    if code == "200" && size > 0 {
+        Ok(())
+    } else {
+        Err(format!("{url} {headers:?}: HTTP {code}, {size} bytes"))
+    }
+}
+
+/// What every mode runs with.
+pub struct Setup<'a> {
+    opts: &'a Opts,
+    variants: &'a [Variant],
+    scen: &'a [Scenario],
+    tmp: &'a Path,
+    env: Env,
+    server: Launch,
+    upstream: Launch,
+    client: Launch,
+    script: PathBuf,
+}
+
+impl<'a> Setup<'a> {
+    /// nginx on `--nginx-cpus` with its service's file limit; wrk and the upstream on
+    /// `--wrk-cpus`; all on loopback until [`all`] moves them into the link's namespaces.
+    pub fn new(
+        opts: &'a Opts,
+        variants: &'a [Variant],
+        scen: &'a [Scenario],
+        prepared: &'a Prepared,
+    ) -> Self {
+        let wrk = Launch {
+            netns: None,
+            cpus: opts.wrk_cpus.clone(),
+            nofile: (65_536, 65_536),
+        };
+        Self {
+            opts,
+            variants,
+            scen,
+            tmp: &prepared.tmp,
+            env: prepared.env.clone(),
+            server: Launch {
+                netns: None,
+                cpus: opts.nginx_cpus.clone(),
+                nofile: variants::SYSTEMD_NOFILE,
+            },
+            upstream: wrk.clone(),
+            client: wrk,
+            script: prepared.script.clone(),
+        }
+    }
+}
+
+/// Runs the loopback mode (unless `--shaped-only`) and, with `--shaped`, one mode per link
+/// rate. Returns the modes and notes for the report (a shaped mode that could not run).
+pub fn all(mut setup: Setup) -> Result<(Vec<ModeResult>, Vec<String>), String> {
+    let opts = setup.opts;
+    let mut modes = Vec::new();
+    let mut notes = Vec::new();
+    if opts.loopback() {
+        modes.push(run_mode(
+            "loopback",
+            "loopback (127.0.0.1), no shaping",
+            None,
+            &setup,
+        )?);
+    }
+    if opts.shaped {
+        match netns::Link::create() {
+            Err(e) => {
+                let msg = format!(
+                    "shaped-link mode SKIPPED: network namespaces are not permitted here ({e})"
+                );
+                eprintln!("{msg}");
+                notes.push(msg);
+            }
+            Ok(link) => {
+                setup.env.addr = netns::SERVER_ADDR.into();
+                setup.server.netns = Some(link.server.clone());
+                setup.upstream.netns = Some(link.server.clone());
+                setup.client.netns = Some(link.client.clone());
+                for &mbit in &opts.links {
+                    link.shape(mbit)?;
+                    modes.push(run_mode(
+                        &format!("shaped-{mbit}mbit"),
+                        &link.describe(mbit),
+                        Some(mbit),
+                        &setup,
+                    )?);
+                }
+            }
+        }
+    }
+    Ok((modes, notes))
+}
+
+fn run_mode(
+    name: &str,
+    link: &str,
+    link_mbit: Option<u32>,
+    s: &Setup,
+) -> Result<ModeResult, String> {
+    let started = Instant::now();
+    let dir = s.tmp.join(name);
+    let mut port = s.opts.port;
+    let mut next_port = || {
+        port += 2;
+        port
+    };
+    let up_port = next_port();
+    let up_dir = dir.join("upstream");
+    let up_conf = variants::write_upstream(&s.env, &up_dir, &format!("{}:{up_port}", s.env.addr))?;
+    let mut env = s.env.clone();
+    env.upstream = format!("{}:{up_port}", env.addr);
+    let mut upstream = Nginx::start("upstream", &up_dir, &up_conf, 1, &s.upstream)?;
+    let families: Vec<Family> = Family::ALL
+        .into_iter()
+        .filter(|f| s.scen.iter().any(|sc| sc.family == *f))
+        .collect();
+    // instances[variant][family index in Family::ALL]
+    let mut instances: Vec<Vec<Option<(Nginx, u16)>>> = Vec::new();
+    for v in s.variants {
+        let mut row = Vec::new();
+        for f in Family::ALL {
+            if !families.contains(&f) {
+                row.push(None);
+                continue;
+            }
+            let p = next_port();
+            let prefix = dir.join(format!("{}-{}", v.name, f.name()));
+            let w = variants::write(v, f, &env, &prefix, p)?;
+            let launch = Launch {
+                nofile: w.nofile,
+                ..s.server.clone()
+            };
+            let n = Nginx::start(
+                &format!("{} ({})", v.name, f.name()),
+                &prefix,
+                &w.conf,
+                env.workers,
+                &launch,
+            )?;
+            row.push(Some((n, p)));
+        }
+        instances.push(row);
+    }
+    let fam_index = |f: Family| Family::ALL.iter().position(|x| *x == f).unwrap_or(0);
+    for sc in s.scen {
+        for (vi, v) in s.variants.iter().enumerate() {
+            if let Some((_, p)) = &instances[vi][fam_index(sc.family)] {
+                let scheme = if sc.family == Family::Tls {
+                    "https"
+                } else {
+                    "http"
+                };
+                sanity(&s.client, &url(scheme, &env.addr, *p, sc.path), sc.headers)
+                    .map_err(|e| format!("{} answers wrongly: {e}", v.name))?;
+            }
+        }
+    }
+    let mut cells: Vec<Cell> = Vec::new();
+    for sc in s.scen {
+        // Over a shaped link the link is the bottleneck: one connection count (50) is enough
+        // unless --conns says otherwise.
+        let default: &[u32] = if link_mbit.is_some() { &[50] } else { sc.conns };
+        for &c in s.opts.conns.as_deref().unwrap_or(default) {
+            cells.push(Cell {
+                scenario: sc.clone(),
+                conns: c,
+                samples: vec![Vec::new(); s.variants.len()],
+            });
+        }
+    }
+    let total = cells.len() * s.variants.len() * s.opts.rounds;
+    let mut done = 0;
+    for round in 0..s.opts.rounds {
+        for cell in &mut cells {
+            // Rotate the order every round (A B C, B C A, C A B …), so a periodic disturbance
+            // or a warm-up effect does not always hit the same variant.
+            let count = s.variants.len();
+            for vi in (0..count).map(|i| (i + round) % count) {
+                let variant = &s.variants[vi];
+                let Some((n, p)) = &instances[vi][fam_index(cell.scenario.family)] else {
+                    continue;
+                };
+                let scheme = if cell.scenario.family == Family::Tls {
+                    "https"
+                } else {
+                    "http"
+                };
+                let before_log = warn_lines(&n.error_log()).len();
+                let cpu0 = n.cpu_ns();
+                // A TLS run starts with a handshake storm (every connection at once, ~0.1 s
+                // for 200 on an idle machine), so TLS runs last ≥ 2 s outside the smoke test.
+                let seconds = if cell.scenario.family == Family::Tls && !s.opts.quick {
+                    s.opts.seconds.max(2)
+                } else {
+                    s.opts.seconds
+                };
+                let r = wrk::run(
+                    &s.client,
+                    &s.script,
+                    &url(scheme, &env.addr, *p, cell.scenario.path),
+                    cell.conns,
+                    seconds,
+                    cell.scenario.headers,
+                )
+                .map_err(|e| {
+                    format!("{} {} c{}: {e}", variant.name, cell.scenario.id, cell.conns)
+                })?;
+                let cpu = n.cpu_ns().saturating_sub(cpu0);
+                let log_lines = warn_lines(&n.error_log()).len().saturating_sub(before_log);
+                cell.samples[vi].push(Sample {
+                    wrk: r,
+                    cpu_ns: cpu,
+                    log_lines,
+                });
+                done += 1;
+                eprintln!(
+                    "[{name} {done}/{total}] round {} {:<9} c{:<4} {:<12} {:>9.0} req/s  p99 {:>7.2} ms  errors {}",
+                    round + 1,
+                    cell.scenario.id,
+                    cell.conns,
+                    variant.name,
+                    r.rps(),
+                    r.p99_us as f64 / 1000.0,
+                    r.errors()
+                );
+                // Let connections in TIME_WAIT and the last requests drain.
+                sleep(Duration::from_millis(50));
+            }
+        }
+    }
+    let mut logs = Vec::new();
+    for (vi, v) in s.variants.iter().enumerate() {
+        for (fi, f) in Family::ALL.iter().enumerate() {
+            if let Some((n, _)) = &mut instances[vi][fi] {
+                let text = n.error_log();
+                let mut msgs: Vec<String> = Vec::new();
+                for l in warn_lines(&text) {
+                    let m = message(l);
+                    if !msgs.contains(&m) {
+                        msgs.push(m);
+                    }
+                }
+                logs.push(InstanceLog {
+                    variant: v.name.clone(),
+                    family: f.name().to_string(),
+                    worker_cpus: n.worker_cpus(),
+                    messages: msgs,
+                });
+                n.stop();
+            }
+        }
+    }
+    upstream.stop();
+    Ok(ModeResult {
+        link_mbit,
+        workers: env.workers,
+        name: name.to_string(),
+        link: link.to_string(),
+        cells,
+        logs,
+        wall: started.elapsed(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn log_messages_collapse() {
+        let l = "2026/11/29 23:00:00 [warn] 123#123: *5 an upstream response is buffered to a temporary file, client: 127.0.0.1, server: _";
+        assert_eq!(
+            message(l),
+            "an upstream response is buffered to a temporary file"
+        );
+        assert_eq!(warn_lines("a [notice] x\nb [warn] y\n").len(), 1);
+    }
+}

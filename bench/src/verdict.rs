@@ -1,0 +1,404 @@
+//! The verdicts: how a variant compares with a baseline in one cell (the decision ladder),
+//! and the tally of verdicts per mode.
+
+use crate::results::{Cell, ModeResult, Sample};
+use crate::stats::{Interval, Stat, interval, per_round};
+use crate::variants::Variant;
+
+/// nginx busier than this share of its CPUs is the bottleneck; below it wrk or the link is.
+pub const BUSY: f64 = 0.85;
+/// Where wrk or the link sets the rate, a variant's req/s may trail by at most 3 %
+/// (response headers cost wrk and the link a little).
+pub const RATE_SLACK: f64 = 0.97;
+/// A link carrying this share of its rate is full: the variant's p99 is the link's queue.
+pub const LINK_FULL: f64 = 0.85;
+
+/// How a variant compares with a baseline in one cell. Where nginx is the bottleneck the
+/// req/s decide; where wrk or the shaped link sets the rate (neither nginx busy) the issue's
+/// bar is CPU per request, with the rate allowed to trail by at most [`RATE_SLACK`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// Requests failed.
+    Errors,
+    /// More req/s, beyond the noise (the interval lies above 1), p99 no worse.
+    Win,
+    /// Rate set by wrk or the link; less CPU per request beyond the noise.
+    WinCpu,
+    /// No difference beyond the noise of the rounds (the interval contains 1).
+    Even,
+    /// Rate set by wrk or the link; CPU per request the same within the noise.
+    EvenCpu,
+    /// req/s not lower but p99 more than 10 % and 1 ms worse, beyond the noise.
+    P99Worse,
+    /// Fewer req/s beyond the noise (the interval lies below 1; with wrk or the link
+    /// setting the rate: more CPU per request, or over 3 % fewer req/s).
+    Loss,
+}
+
+impl Verdict {
+    pub fn text(self) -> &'static str {
+        match self {
+            Self::Errors => "ERRORS",
+            Self::Win => "win",
+            Self::WinCpu => "win (CPU/req; wrk/link-bound)",
+            Self::Even => "even (within noise)",
+            Self::EvenCpu => "even (CPU/req within noise; wrk/link-bound)",
+            Self::P99Worse => "p99 worse",
+            Self::Loss => "LOSS",
+        }
+    }
+
+    /// Meets the bar "≥ 1.0× with p99 no worse", as far as the rounds can tell.
+    pub fn meets_bar(self) -> bool {
+        matches!(self, Self::Win | Self::WinCpu | Self::Even | Self::EvenCpu)
+    }
+}
+
+/// What the ladder decides on, for one variant against a baseline in one cell.
+#[derive(Debug, Clone, Copy)]
+pub struct Evidence {
+    /// The variant had failed requests.
+    pub errors: bool,
+    /// Either nginx was the bottleneck (busier than [`BUSY`] of its CPUs).
+    pub nginx_bound: bool,
+    /// req/s ratio, this ÷ baseline, per round.
+    pub rps: Interval,
+    /// CPU per request, baseline ÷ this (above 1 = this one is cheaper), per round.
+    pub cpu: Interval,
+    /// p99 no worse beyond the noise (see [`p99_ok`]).
+    pub p99_ok: bool,
+}
+
+/// The decision ladder: errors, then a loss, then p99, then win or even. Where nginx sets
+/// the rate the req/s interval decides; elsewhere the CPU-per-request interval does, and a
+/// req/s interval wholly below [`RATE_SLACK`] is a loss too.
+pub fn decide(e: &Evidence) -> Verdict {
+    let (better, lost, win, even) = if e.nginx_bound {
+        (
+            e.rps.above_one(),
+            e.rps.below_one(),
+            Verdict::Win,
+            Verdict::Even,
+        )
+    } else {
+        let lost = e.cpu.below_one() || e.rps.hi < RATE_SLACK;
+        (e.cpu.above_one(), lost, Verdict::WinCpu, Verdict::EvenCpu)
+    };
+    if e.errors {
+        Verdict::Errors
+    } else if lost {
+        Verdict::Loss
+    } else if !e.p99_ok {
+        Verdict::P99Worse
+    } else if better {
+        win
+    } else {
+        even
+    }
+}
+
+/// p99 counts as worse when, beyond the noise, it is more than 10 % worse (`p99_lo`, the
+/// low end of the p99 ratio's interval, above 1.10) and more than 1 ms worse, unless the
+/// variant fills the shaped link (its p99 is then the link's queueing delay).
+pub fn p99_ok(p99_lo: f64, p99_ms: f64, base_p99_ms: f64, link_full: bool) -> bool {
+    p99_lo <= 1.10 || p99_ms - base_p99_ms < 1.0 || link_full
+}
+
+/// A variant compared with a baseline in one cell.
+#[derive(Debug, Clone, Copy)]
+pub struct Ratio {
+    /// Geometric mean of the per-round req/s ratios, with its 95 % interval.
+    pub rps: f64,
+    pub rps_lo: f64,
+    pub rps_hi: f64,
+    /// The lowest and highest per-round ratio.
+    pub rps_min: f64,
+    pub rps_max: f64,
+    /// Baseline CPU per request / this variant's (above 1 = this one is cheaper).
+    pub cpu: f64,
+    /// Geometric mean of the per-round p99 ratios (below 1 = better).
+    pub p99: f64,
+    pub verdict: Verdict,
+}
+
+fn cpu_per_req(s: &Sample) -> Option<f64> {
+    (s.wrk.requests > 0 && s.cpu_ns > 0).then(|| s.cpu_ns as f64 / s.wrk.requests as f64)
+}
+
+/// Variant `v` against variant `base` in `cell`. `link_mbit`: on a shaped link a variant
+/// that fills it queues its responses, so its p99 is not held against it.
+pub fn ratio(cell: &Cell, v: usize, base: usize, workers: usize, link_mbit: Option<u32>) -> Ratio {
+    let (a, b) = (&cell.samples[v], &cell.samples[base]);
+    let rps_rounds = per_round(a, b, |x, y| {
+        (y.wrk.rps() > 0.0).then(|| x.wrk.rps() / y.wrk.rps())
+    });
+    let rps = interval(&rps_rounds);
+    let cpu = interval(&per_round(a, b, |x, y| {
+        Some(cpu_per_req(y)? / cpu_per_req(x)?)
+    }));
+    let p99 = interval(&per_round(a, b, |x, y| {
+        (y.wrk.p99_us > 0).then(|| x.wrk.p99_us as f64 / y.wrk.p99_us as f64)
+    }));
+    let (sa, sb) = (Stat::of(a), Stat::of(b));
+    let busy = BUSY * workers as f64;
+    let link_full = link_mbit.is_some_and(|m| sa.mb_s * 8.0 >= LINK_FULL * f64::from(m));
+    let verdict = decide(&Evidence {
+        errors: sa.errors() > 0,
+        nginx_bound: sa.cpu_util >= busy || sb.cpu_util >= busy,
+        rps,
+        cpu,
+        p99_ok: p99_ok(p99.lo, sa.p99_ms, sb.p99_ms, link_full),
+    });
+    Ratio {
+        rps: rps.mid,
+        rps_lo: rps.lo,
+        rps_hi: rps.hi,
+        rps_min: rps_rounds.iter().copied().fold(f64::INFINITY, f64::min),
+        rps_max: rps_rounds.iter().copied().fold(0.0, f64::max),
+        cpu: cpu.mid,
+        p99: p99.mid,
+        verdict,
+    }
+}
+
+/// The compared variants: everything but stock and guide, against stock (0) and guide (1).
+pub fn contenders(variants: &[Variant]) -> impl Iterator<Item = (usize, &Variant)> {
+    variants.iter().enumerate().skip(2)
+}
+
+/// One line per contender and baseline: how many cells each verdict got, and whether the
+/// bar (≥ 1.0× with p99 no worse and no errors, as far as the rounds can tell) holds.
+pub fn tally(m: &ModeResult, variants: &[Variant]) -> Vec<String> {
+    let mut lines = Vec::new();
+    for (vi, v) in contenders(variants) {
+        for (base, name) in [(0, &variants[0].name), (1, &variants[1].name)] {
+            let verdicts: Vec<Verdict> = m
+                .cells
+                .iter()
+                .map(|c| ratio(c, vi, base, m.workers, m.link_mbit).verdict)
+                .collect();
+            let mut counts: Vec<(Verdict, usize)> = Vec::new();
+            for v in &verdicts {
+                match counts.iter_mut().find(|(k, _)| k == v) {
+                    Some((_, n)) => *n += 1,
+                    None => counts.push((*v, 1)),
+                }
+            }
+            let misses = verdicts.iter().filter(|v| !v.meets_bar()).count();
+            lines.push(format!(
+                "{} vs {name}: {} — {}",
+                v.name,
+                counts
+                    .iter()
+                    .map(|(k, n)| format!("{n} × {}", k.text()))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                if misses == 0 {
+                    "bar met in every cell".to_string()
+                } else {
+                    format!("**bar missed in {misses} of {} cells**", verdicts.len())
+                }
+            ));
+        }
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::scenario::scenarios;
+    use crate::stats::tests::sample;
+
+    fn iv(lo: f64, hi: f64) -> Interval {
+        Interval {
+            lo,
+            mid: (lo * hi).sqrt(),
+            hi,
+        }
+    }
+
+    fn evidence(nginx_bound: bool, rps: Interval, cpu: Interval) -> Evidence {
+        Evidence {
+            errors: false,
+            nginx_bound,
+            rps,
+            cpu,
+            p99_ok: true,
+        }
+    }
+
+    #[test]
+    fn ladder_on_req_per_s_where_nginx_is_the_bottleneck() {
+        let flat = iv(1.0, 1.0);
+        // Entirely above 1: win; touching 1 (lo = 1.0) is not beyond the noise: even.
+        assert_eq!(decide(&evidence(true, iv(1.02, 1.08), flat)), Verdict::Win);
+        assert_eq!(decide(&evidence(true, iv(1.001, 1.05), flat)), Verdict::Win);
+        assert_eq!(decide(&evidence(true, iv(1.0, 1.05), flat)), Verdict::Even);
+        // Straddling 1: even, however far the interval reaches.
+        assert_eq!(decide(&evidence(true, iv(0.999, 1.3), flat)), Verdict::Even);
+        assert_eq!(decide(&evidence(true, iv(0.7, 1.001), flat)), Verdict::Even);
+        // hi exactly 1.0 is not below 1: even, not a loss.
+        assert_eq!(decide(&evidence(true, iv(0.95, 1.0), flat)), Verdict::Even);
+        // Entirely below 1: loss.
+        assert_eq!(
+            decide(&evidence(true, iv(0.90, 0.999), flat)),
+            Verdict::Loss
+        );
+        // CPU per request does not decide here: 20 % cheaper but slower is still a loss.
+        assert_eq!(
+            decide(&evidence(true, iv(0.9, 0.95), iv(1.2, 1.3))),
+            Verdict::Loss
+        );
+    }
+
+    #[test]
+    fn ladder_on_cpu_per_request_where_wrk_or_the_link_sets_the_rate() {
+        let same_rate = iv(0.99, 1.01);
+        assert_eq!(
+            decide(&evidence(false, same_rate, iv(1.05, 1.2))),
+            Verdict::WinCpu
+        );
+        assert_eq!(
+            decide(&evidence(false, same_rate, iv(0.98, 1.1))),
+            Verdict::EvenCpu
+        );
+        assert_eq!(
+            decide(&evidence(false, same_rate, iv(0.8, 0.95))),
+            Verdict::Loss
+        );
+        // The rate may trail by up to 3 %: hi at 0.97 is allowed, below it is a loss even
+        // when each request costs less CPU.
+        assert_eq!(
+            decide(&evidence(false, iv(0.95, 0.97), iv(1.1, 1.2))),
+            Verdict::WinCpu
+        );
+        assert_eq!(
+            decide(&evidence(false, iv(0.94, 0.969), iv(1.1, 1.2))),
+            Verdict::Loss
+        );
+        // A higher rate alone is not a win here: the CPU interval decides.
+        assert_eq!(
+            decide(&evidence(false, iv(1.1, 1.2), iv(0.99, 1.02))),
+            Verdict::EvenCpu
+        );
+    }
+
+    #[test]
+    fn errors_then_loss_then_p99() {
+        let mut e = evidence(true, iv(0.8, 0.9), iv(1.0, 1.0));
+        e.errors = true;
+        e.p99_ok = false;
+        assert_eq!(decide(&e), Verdict::Errors);
+        e.errors = false;
+        assert_eq!(decide(&e), Verdict::Loss);
+        e.rps = iv(1.1, 1.2);
+        assert_eq!(decide(&e), Verdict::P99Worse);
+        assert!(!Verdict::P99Worse.meets_bar() && !Verdict::Loss.meets_bar());
+        assert!(Verdict::EvenCpu.meets_bar() && Verdict::Win.meets_bar());
+    }
+
+    #[test]
+    fn p99_needs_ten_percent_and_one_ms_beyond_the_noise() {
+        assert!(p99_ok(1.10, 9.0, 4.0, false), "10 % exactly is not worse");
+        assert!(!p99_ok(1.11, 5.1, 4.0, false));
+        assert!(p99_ok(1.5, 2.9, 2.0, false), "50 % but only 0.9 ms");
+        assert!(
+            p99_ok(1.5, 40.0, 4.0, true),
+            "the link is full: its queue, not nginx"
+        );
+    }
+
+    fn cell(samples: Vec<Vec<Sample>>) -> Cell {
+        Cell {
+            scenario: scenarios().remove(0),
+            conns: 50,
+            samples,
+        }
+    }
+
+    /// One variant's rounds: (req/s, CPU ms) per round, all with a p99 of `p99_ms`.
+    fn rounds(p99_ms: u64, runs: &[(u64, u64)]) -> Vec<Sample> {
+        runs.iter()
+            .map(|&(rps, cpu_ms)| sample(rps, cpu_ms, p99_ms))
+            .collect()
+    }
+
+    #[test]
+    fn ratio_of_measured_rounds() {
+        // nginx at 95 % of its one worker: req/s decide. nginx-gen 5–7 % ahead of stock in
+        // every round, the guide 1 % behind to 2 % ahead of stock.
+        let stock = rounds(4, &[(20_000, 950), (20_400, 950), (19_800, 950)]);
+        let guide = rounds(4, &[(19_800, 950), (20_800, 950), (19_900, 950)]);
+        let gen_ = rounds(4, &[(21_200, 950), (21_700, 950), (21_000, 950)]);
+        let c = cell(vec![stock, guide, gen_]);
+        let r = ratio(&c, 2, 0, 1, None);
+        assert_eq!(r.verdict, Verdict::Win);
+        assert!(r.rps_lo > 1.0 && (r.rps - 1.0617).abs() < 0.001, "{r:?}");
+        assert!((r.rps_min - 1_060.0 / 1_000.0).abs() < 1e-9);
+        assert_eq!(ratio(&c, 1, 0, 1, None).verdict, Verdict::Even);
+        assert_eq!(ratio(&c, 0, 2, 1, None).verdict, Verdict::Loss);
+
+        // wrk-bound (nginx at 40–50 % of its CPU), same rate: CPU per request decides.
+        let stock = rounds(3, &[(30_000, 500), (30_000, 510), (30_000, 490)]);
+        let gen_ = rounds(3, &[(30_000, 400), (29_900, 405), (30_100, 398)]);
+        let c = cell(vec![stock, gen_.clone(), gen_]);
+        let r = ratio(&c, 2, 0, 1, None);
+        assert_eq!(r.verdict, Verdict::WinCpu);
+        assert!((r.cpu - 1.24).abs() < 0.02, "{r:?}");
+        assert_eq!(ratio(&c, 0, 2, 1, None).verdict, Verdict::Loss);
+
+        // With four workers the same 95 % of one CPU is far from busy: the CPU branch.
+        let a = vec![sample(20_000, 950, 4); 3];
+        let c = cell(vec![a.clone(), a.clone(), a]);
+        assert_eq!(ratio(&c, 2, 0, 1, None).verdict, Verdict::Even);
+        assert_eq!(ratio(&c, 2, 0, 4, None).verdict, Verdict::EvenCpu);
+
+        // One failed request is enough.
+        let mut bad = vec![sample(20_000, 950, 4); 3];
+        bad[1].wrk.socket_errors = 1;
+        let ok = vec![sample(20_000, 950, 4); 3];
+        let c = cell(vec![ok.clone(), ok, bad]);
+        assert_eq!(ratio(&c, 2, 0, 1, None).verdict, Verdict::Errors);
+    }
+
+    #[test]
+    fn p99_on_a_full_link_is_the_links_queue() {
+        // 100 Mbit/s link; 400 req/s × 31 KB = 99.2 Mbit/s: full. p99 20 ms vs 5 ms.
+        let base = vec![sample(380, 100, 5); 3];
+        let full = vec![sample(400, 100, 20); 3];
+        let c = cell(vec![base.clone(), base, full]);
+        assert_eq!(ratio(&c, 2, 0, 1, None).verdict, Verdict::P99Worse);
+        // On the link: judged by CPU per request (nginx is at 10 %), 5 % cheaper per request.
+        assert_eq!(ratio(&c, 2, 0, 1, Some(100)).verdict, Verdict::WinCpu);
+    }
+
+    #[test]
+    fn tally_counts_and_names_misses() {
+        let stock = vec![sample(20_000, 950, 4); 3];
+        let gen_ = rounds(4, &[(21_000, 950), (21_300, 950), (21_100, 950)]);
+        let slow = rounds(4, &[(18_000, 950), (18_300, 950), (18_100, 950)]);
+        let m = ModeResult {
+            name: "loopback".into(),
+            link: "loopback".into(),
+            cells: vec![
+                cell(vec![stock.clone(), stock.clone(), gen_]),
+                cell(vec![stock.clone(), stock, slow]),
+            ],
+            logs: Vec::new(),
+            link_mbit: None,
+            workers: 1,
+            wall: Duration::from_secs(1),
+        };
+        let lines = tally(&m, &Variant::builtin());
+        assert_eq!(
+            lines,
+            [
+                "nginx-gen vs stock: 1 × win, 1 × LOSS — **bar missed in 1 of 2 cells**",
+                "nginx-gen vs guide: 1 × win, 1 × LOSS — **bar missed in 1 of 2 cells**",
+            ]
+        );
+    }
+}

@@ -1,0 +1,5 @@
+//! The library half of the `nginx-gen` crate: host probing ([`host`]), shared by the
+//! `nginx-gen` binary (`src/main.rs`) and the benchmark harness (`bench/`), so the machine
+//! is read by one piece of code.
+
+pub mod host;
