@@ -13,6 +13,10 @@ use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use std::collections::HashMap;
+
+use nginx_gen_core::plan::Setting;
+use nginx_gen_core::render::Origin;
 use nginx_gen_core::{Inputs, Plan, RawInputs, render};
 
 const GUIDE_MAIN: &str = include_str!("../guide/nginx.conf");
@@ -220,37 +224,49 @@ fn relocate(text: &str, prefix: &str) -> String {
     out
 }
 
-fn patch(text: &str, directives: &[(String, String)]) -> (String, Vec<usize>) {
+/// Replaces (or, for `-name`, removes) the lines of the settings called by `directives`,
+/// found through the renderer's origins rather than by reading the text back. `listen+` and
+/// `listen-` edit the options of the catch-all listens (the ones that own the port).
+fn patch(
+    text: &str,
+    origins: &[Origin],
+    plan: &Plan,
+    directives: &[(String, String)],
+) -> (String, Vec<usize>) {
+    let setting_at: HashMap<usize, &Setting> = origins
+        .iter()
+        .map(|o| (o.line, &plan.settings[o.setting]))
+        .collect();
     let mut hits = vec![0; directives.len()];
     let mut out = String::with_capacity(text.len());
-    for line in text.lines() {
+    for (n, line) in text.lines().enumerate() {
         let t = line.trim_start();
         let indent = &line[..line.len() - t.len()];
         let mut replaced = false;
-        for (i, (name, args)) in directives.iter().enumerate() {
-            // `listen+ OPTS` adds options to the catch-all listen lines (that own the port),
-            // `listen- OPTS` removes them.
-            if name == "listen+" || name == "listen-" {
-                if t.starts_with("listen ")
-                    && t.contains(" default_server")
-                    && let Some(body) = t.strip_suffix(';')
-                {
+        if let Some(setting) = setting_at.get(&n) {
+            for (i, (name, args)) in directives.iter().enumerate() {
+                if name == "listen+" || name == "listen-" {
+                    let owns_port = setting.name == "listen"
+                        && setting.args.iter().any(|a| a == "default_server");
+                    if let (true, Some(body)) = (owns_port, t.strip_suffix(';')) {
+                        hits[i] += 1;
+                        replaced = true;
+                        let body = edit_options(body, args, name == "listen+");
+                        let _ = writeln!(out, "{indent}{body}; # patched by nginx-gen-bench");
+                        break;
+                    }
+                    continue;
+                }
+                let bare = name.trim_start_matches('-');
+                if setting.name == bare {
                     hits[i] += 1;
                     replaced = true;
-                    let body = edit_options(body, args, name == "listen+");
-                    let _ = writeln!(out, "{indent}{body}; # patched by nginx-gen-bench");
+                    if !name.starts_with('-') {
+                        let _ =
+                            writeln!(out, "{indent}{bare} {args}; # patched by nginx-gen-bench");
+                    }
                     break;
                 }
-                continue;
-            }
-            let bare = name.trim_start_matches('-');
-            if t.split_whitespace().next() == Some(bare) && t.ends_with(';') {
-                hits[i] += 1;
-                replaced = true;
-                if !name.starts_with('-') {
-                    let _ = writeln!(out, "{indent}{bare} {args}; # patched by nginx-gen-bench");
-                }
-                break;
             }
         }
         if !replaced {
@@ -360,23 +376,21 @@ pub fn write(
                 _ => Vec::new(),
             };
             let mut hits = vec![0; directives.len()];
-            for f in render::files(&plan) {
+            if plan.get("LimitNOFILE").is_some() {
+                let n = u64::from(plan.tuning.limit_nofile);
+                nofile = (n, n);
+            }
+            for (f, origins) in render::files_with_origins(&plan) {
                 let target = if f.path.ends_with("/nginx.conf") {
                     conf.clone()
                 } else if let Some(site) = f.path.strip_prefix("/etc/nginx/") {
                     prefix.join(site)
                 } else {
-                    if let Some(v) = f
-                        .contents
-                        .lines()
-                        .find_map(|l| l.strip_prefix("LimitNOFILE="))
-                    {
-                        let n: u64 = v.trim().parse().unwrap_or(SYSTEMD_NOFILE.1);
-                        nofile = (n, n);
-                    }
                     continue;
                 };
-                let (text, h) = patch(&relocate(&f.contents, &p), &directives);
+                // Patch first: the origins count the lines of the text as rendered.
+                let (text, h) = patch(&f.contents, &origins, &plan, &directives);
+                let text = relocate(&text, &p);
                 hits.iter_mut().zip(h).for_each(|(a, b)| *a += b);
                 if let Some(dir) = target.parent() {
                     fs::create_dir_all(dir).map_err(io)?;
@@ -430,40 +444,74 @@ pub fn write_upstream(env: &Env, prefix: &Path, addr_port: &str) -> Result<PathB
 mod tests {
     use super::*;
 
+    /// nginx.conf and the site file of a plan, each with its origins.
+    fn rendered(json: &str) -> (Plan, Vec<(String, Vec<Origin>)>) {
+        let plan = Plan::new(&Inputs::from_json(json).unwrap());
+        let files = render::files_with_origins(&plan)
+            .into_iter()
+            .take(2)
+            .map(|(f, o)| (f.contents, o))
+            .collect();
+        (plan, files)
+    }
+
     #[test]
     fn patch_replaces_removes_and_counts() {
-        let text = "http {\n    gzip_comp_level 1;\n    keepalive_timeout 30s;\n}\n";
+        let (plan, files) = rendered(r#"{"vcpu": 4, "ram": "8G"}"#);
+        let (nginx, origins) = &files[0];
         let d = vec![
             ("gzip_comp_level".to_string(), "5".to_string()),
             ("-keepalive_timeout".to_string(), String::new()),
             ("x".to_string(), "1".to_string()),
         ];
-        let (out, hits) = patch(text, &d);
+        let (out, hits) = patch(nginx, origins, &plan, &d);
         assert!(out.contains("    gzip_comp_level 5; # patched"));
-        assert!(!out.contains("keepalive_timeout"));
-        assert_eq!(hits, vec![1, 1, 0]);
-        let listens = "listen 80 default_server backlog=512;\nlisten 80;\n";
-        let (out, hits) = patch(listens, &[("listen+".into(), "deferred".into())]);
-        assert_eq!(
-            out,
-            "listen 80 default_server backlog=512 deferred; # patched by nginx-gen-bench\nlisten 80;\n"
+        assert!(
+            !out.lines()
+                .any(|l| l.trim_start().starts_with("keepalive_timeout"))
         );
+        assert_eq!(hits, vec![1, 1, 0]);
+        // A comment that names a directive is not a directive.
+        assert!(out.contains("# Level 1 compresses nearly as well as 5"));
+    }
+
+    #[test]
+    fn listen_options_only_on_the_catch_all() {
+        let (plan, files) = rendered(r#"{"vcpu": 2, "ram": "8G", "workload": "proxy"}"#);
+        let (site, origins) = &files[1];
+        let (out, hits) = patch(
+            site,
+            origins,
+            &plan,
+            &[("listen+".into(), "deferred".into())],
+        );
+        assert!(
+            out.contains(
+                "    listen 80 default_server backlog=512 deferred; # patched by nginx-gen-bench\n"
+            ),
+            "{out}"
+        );
+        assert!(out.contains("    listen 80;\n"));
         assert_eq!(hits, vec![1]);
         let (out, _) = patch(
-            "    listen 80 default_server deferred backlog=512;\n",
-            &[("listen-".into(), "deferred".into())],
-        );
-        assert_eq!(
-            out,
-            "    listen 80 default_server backlog=512; # patched by nginx-gen-bench\n"
-        );
-        let (out, _) = patch(
-            "listen 80 default_server backlog=512;\n",
+            site,
+            origins,
+            &plan,
             &[("listen+".into(), "deferred backlog=4096".into())],
         );
-        assert_eq!(
-            out,
-            "listen 80 default_server backlog=4096 deferred; # patched by nginx-gen-bench\n"
+        assert!(
+            out.contains("listen 80 default_server backlog=4096 deferred; # patched"),
+            "{out}"
+        );
+        let (out, _) = patch(
+            site,
+            origins,
+            &plan,
+            &[("listen-".into(), "backlog=512".into())],
+        );
+        assert!(
+            out.contains("    listen 80 default_server; # patched"),
+            "{out}"
         );
     }
 
