@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use crate::size::ByteSize;
 use crate::version::Version;
 
-use super::limits;
+use super::{RawValue, limits};
 
 /// One input of the JSON document, the CLI and the web form.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -72,6 +72,23 @@ impl Input {
         } else {
             text
         })
+    }
+
+    /// A valid value other than the default, for tests and examples (alone it may still
+    /// break a rule that involves other inputs, such as `ocsp_stapling` without `tls`).
+    pub fn sample(&self) -> RawValue {
+        match self.kind {
+            Kind::Int { max, .. } => RawValue::Int(i64::from(max)),
+            Kind::Size { max, .. } => RawValue::Text(max.to_string()),
+            Kind::Version { min } => RawValue::Text(min.to_string()),
+            Kind::Choice(names) => {
+                RawValue::Text(names.last().copied().unwrap_or_default().to_owned())
+            }
+            Kind::Bool => RawValue::Bool(true),
+            Kind::Path => RawValue::Text(format!("/srv/nginx-gen/{}", self.name)),
+            Kind::Text { example, .. } => RawValue::Text(example.to_owned()),
+            Kind::List { example, .. } => RawValue::List(vec![example.to_owned()]),
+        }
     }
 
     /// The CLI's help line: what it is, the accepted range where it is short, whether the
