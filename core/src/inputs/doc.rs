@@ -4,8 +4,8 @@
 
 use std::fmt::Write as _;
 
+use super::INPUTS;
 use super::spec::{DefaultValue, Group, Input, Kind};
-use super::{INPUTS, limits};
 
 /// The line before the generated part of docs/inputs.md.
 pub const BEGIN: &str = "<!-- generated from core/src/inputs/registry.rs: UPDATE_DOCS=1 cargo test -p nginx-gen-core inputs_doc -->";
@@ -103,7 +103,7 @@ fn accepted(input: &Input) -> String {
         Kind::Bool => "`true`, `false`".to_owned(),
         Kind::Path => "absolute; letters, digits, `/ . _ - + @ % , : = ~`".to_owned(),
         Kind::Text { accepted, .. } => accepted.to_owned(),
-        Kind::List { accepted, .. } => format!("1–{} {accepted}", limits::LIST_MAX),
+        Kind::List { accepted, .. } => format!("{}: {accepted}", Kind::list_len()),
     };
     if !input.note.is_empty() {
         text.push_str("; ");

@@ -246,3 +246,140 @@ inputs! {
         help: "Language of comments and reasons",
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Group, INPUTS, Inputs, RawInputs, RawValue, defaults, input};
+
+    /// Other inputs an input's sample needs to be valid (`ocsp_stapling` only with `tls`).
+    fn companions(name: &str) -> &'static [&'static str] {
+        match name {
+            "ocsp_stapling" | "http3" => &["tls"],
+            "tls_cert" => &["tls_key"],
+            "tls_key" => &["tls_cert"],
+            _ => &[],
+        }
+    }
+
+    fn sample_document(name: &str) -> RawInputs {
+        let mut raw = RawInputs::default();
+        for n in std::iter::once(name).chain(companions(name).iter().copied()) {
+            raw.set(n, Some(input(n).unwrap().sample())).unwrap();
+        }
+        raw
+    }
+
+    #[test]
+    fn the_registry_matches_the_json_document() {
+        // The default document has every input except those whose default is "not given".
+        let json = serde_json::to_value(defaults().to_raw()).unwrap();
+        let mut keys: Vec<&str> = json
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        let mut names: Vec<&str> = INPUTS
+            .iter()
+            .filter(|i| !matches!(i.default, super::super::DefaultValue::Unset(_)))
+            .map(|i| i.name)
+            .collect();
+        keys.sort_unstable();
+        names.sort_unstable();
+        assert_eq!(keys, names);
+        let mut flags: Vec<&str> = INPUTS.iter().map(|i| i.flag.long).collect();
+        flags.sort_unstable();
+        flags.dedup();
+        assert_eq!(flags.len(), INPUTS.len(), "every flag is distinct");
+    }
+
+    /// Every input, set to its sample, reads into `Inputs`, writes back with `to_raw`, goes
+    /// through JSON text and reads into the same Inputs: one definition serves both ways.
+    #[test]
+    fn every_input_round_trips_through_json() {
+        for spec in INPUTS {
+            let raw = sample_document(spec.name);
+            let inputs = Inputs::from_raw(&raw).unwrap_or_else(|e| panic!("{}: {e}", spec.name));
+            assert_ne!(
+                inputs,
+                Inputs::default(),
+                "{}: the sample is the default",
+                spec.name
+            );
+            let back = inputs.to_raw();
+            assert_eq!(back.get(spec.name), Some(spec.sample()), "{}", spec.name);
+            let text = serde_json::to_string(&back).unwrap();
+            assert_eq!(Inputs::from_json(&text).unwrap(), inputs, "{}", spec.name);
+            let minimal = serde_json::to_string(&inputs.to_raw_minimal()).unwrap();
+            assert!(
+                minimal.contains(&format!("\"{}\":", spec.name)),
+                "{minimal}"
+            );
+            assert_eq!(
+                Inputs::from_json(&minimal).unwrap(),
+                inputs,
+                "{}",
+                spec.name
+            );
+        }
+    }
+
+    #[test]
+    fn a_value_of_the_wrong_shape_is_refused() {
+        let mut raw = RawInputs::default();
+        assert!(raw.set("tls", Some(RawValue::Text("yes".into()))).is_err());
+        assert!(raw.set("vcpu", Some(RawValue::List(vec![]))).is_err());
+        assert!(raw.set("cpus", None).is_err());
+        assert!(raw.set("vcpu", Some(RawValue::Text("4".into()))).is_ok());
+        assert_eq!(raw.get("vcpu"), Some(RawValue::Text("4".into())));
+    }
+
+    #[test]
+    fn switches_default_to_off_and_only_the_machine_is_always_written() {
+        for spec in INPUTS {
+            if spec.is_switch() {
+                // to_command writes a switch only when it is on: its default must be off.
+                assert_eq!(spec.default_text(), None, "{}", spec.name);
+                assert!(
+                    !defaults()
+                        .to_raw()
+                        .get(spec.name)
+                        .is_some_and(|v| v == RawValue::Bool(true))
+                );
+            }
+        }
+        let minimal = serde_json::to_value(Inputs::default().to_raw_minimal()).unwrap();
+        let machine: Vec<&str> = INPUTS
+            .iter()
+            .filter(|i| i.group == Group::Machine)
+            .map(|i| i.name)
+            .collect();
+        assert_eq!(minimal.as_object().unwrap().len(), machine.len());
+        assert_eq!(
+            Inputs::default().to_command(),
+            "nginx-gen --vcpu 4 --ram 8G"
+        );
+    }
+
+    #[test]
+    fn the_defaults_agree_with_the_named_constants() {
+        let d = defaults();
+        assert_eq!(d.nginx_version, super::super::DEFAULT_NGINX);
+        assert_eq!(d.openssl_version, super::super::DEFAULT_OPENSSL);
+    }
+
+    #[test]
+    fn validation_states_the_registry_range() {
+        for spec in INPUTS {
+            if let super::Kind::Int { max, .. } = spec.kind {
+                let mut raw = RawInputs::default();
+                raw.set(spec.name, Some(RawValue::Int(i64::from(max) + 1)))
+                    .unwrap();
+                let err = Inputs::from_raw(&raw).unwrap_err();
+                let e = err.for_field(spec.name).unwrap();
+                assert_eq!(e.accepted, spec.kind.accepted());
+                assert!(e.accepted.contains(&max.to_string()));
+            }
+        }
+    }
+}
