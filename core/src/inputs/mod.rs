@@ -44,7 +44,11 @@ macro_rules! inputs {
         /// Every input, in the order of the JSON document.
         #[allow(clippy::needless_update, reason = "every entry starts from Input::BASE")]
         pub static INPUTS: &[$crate::inputs::Input] = &[$(
-            $crate::inputs::Input { name: stringify!($field), $($key: $value,)* ..$crate::inputs::Input::BASE },
+            $crate::inputs::Input {
+                name: stringify!($field),
+                $($key: $value,)*
+                ..$crate::inputs::Input::BASE
+            },
         )*];
 
         /// Each input's position in [`INPUTS`].
@@ -54,23 +58,33 @@ macro_rules! inputs {
 
         impl Inputs {
             /// The registry's defaults; a default that does not validate is recorded in `c`.
-            pub(super) fn registry_defaults(c: &mut $crate::inputs::check::Checker) -> Option<Self> {
-                Some(Self { $( $field: <$ty as $crate::inputs::check::Value>::default_of(&INPUTS[Id::$field as usize], c)?, )* })
+            pub(super) fn registry_defaults(
+                c: &mut $crate::inputs::check::Checker,
+            ) -> Option<Self> {
+                use $crate::inputs::check::Value;
+                Some(Self { $(
+                    $field: <$ty as Value>::default_of(&INPUTS[Id::$field as usize], c)?,
+                )* })
             }
 
             /// Reads every field: a problem goes to `c` and the field keeps its default.
-            pub(super) fn read_fields(raw: &RawInputs, c: &mut $crate::inputs::check::Checker) -> Self {
+            pub(super) fn read_fields(
+                raw: &RawInputs,
+                c: &mut $crate::inputs::check::Checker,
+            ) -> Self {
+                use $crate::inputs::check::Value;
                 let d = $crate::inputs::defaults();
                 Self { $(
                     $field: raw.$field.as_ref()
-                        .and_then(|r| <$ty as $crate::inputs::check::Value>::check(&INPUTS[Id::$field as usize], r, c))
+                        .and_then(|r| <$ty as Value>::check(&INPUTS[Id::$field as usize], r, c))
                         .unwrap_or_else(|| d.$field.clone()),
                 )* }
             }
 
             /// The inputs as a complete raw document: validating it gives these inputs back.
             pub fn to_raw(&self) -> RawInputs {
-                RawInputs { $( $field: $crate::inputs::check::Value::to_raw(&self.$field), )* }
+                use $crate::inputs::check::Value;
+                RawInputs { $( $field: self.$field.to_raw(), )* }
             }
         }
 
@@ -83,8 +97,9 @@ macro_rules! inputs {
 
             /// The field named `name` (a JSON key), if the document sets it.
             pub fn get(&self, name: &str) -> Option<$crate::inputs::RawValue> {
+                use $crate::inputs::raw::RawField;
                 match name {
-                    $( stringify!($field) => self.$field.clone().map($crate::inputs::raw::RawField::into_value), )*
+                    $( stringify!($field) => self.$field.clone().map(RawField::into_value), )*
                     _ => None,
                 }
             }
@@ -96,8 +111,11 @@ macro_rules! inputs {
                 name: &str,
                 value: Option<$crate::inputs::RawValue>,
             ) -> Result<(), $crate::inputs::WrongShape> {
+                use $crate::inputs::raw::RawField;
                 match name {
-                    $( stringify!($field) => self.$field = value.map($crate::inputs::raw::RawField::from_value).transpose()?, )*
+                    $( stringify!($field) => {
+                        self.$field = value.map(RawField::from_value).transpose()?;
+                    } )*
                     _ => return Err($crate::inputs::WrongShape),
                 }
                 Ok(())
