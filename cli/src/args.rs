@@ -255,26 +255,12 @@ mod tests {
         }
     }
 
-    /// Other inputs an input's sample needs to be valid (`ocsp_stapling` only with `tls`).
-    fn companions(name: &str) -> &'static [&'static str] {
-        match name {
-            "ocsp_stapling" | "http3" => &["tls"],
-            "tls_cert" => &["tls_key"],
-            "tls_key" => &["tls_cert"],
-            _ => &[],
-        }
-    }
-
     /// Every input, set to its sample: `to_command` read back by this CLI's flags gives the
     /// same inputs, so every registry entry has a flag that means what the JSON field means.
     #[test]
     fn every_input_round_trips_through_the_command_line() {
         for input in INPUTS {
-            let mut raw = nginx_gen_core::RawInputs::default();
-            for name in std::iter::once(input.name).chain(companions(input.name).iter().copied()) {
-                let sample = nginx_gen_core::inputs::input(name).unwrap().sample();
-                raw.set(name, Some(sample)).unwrap();
-            }
+            let raw = Inputs::sample_document(input.name).unwrap();
             let inputs = Inputs::from_raw(&raw).unwrap();
             assert_ne!(inputs, Inputs::default(), "{}", input.name);
             let command = inputs.to_command();

@@ -249,24 +249,10 @@ inputs! {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Group, INPUTS, Inputs, RawInputs, RawValue, defaults, input};
-
-    /// Other inputs an input's sample needs to be valid (`ocsp_stapling` only with `tls`).
-    fn companions(name: &str) -> &'static [&'static str] {
-        match name {
-            "ocsp_stapling" | "http3" => &["tls"],
-            "tls_cert" => &["tls_key"],
-            "tls_key" => &["tls_cert"],
-            _ => &[],
-        }
-    }
+    use super::super::{Group, INPUTS, Inputs, RawInputs, RawValue, defaults};
 
     fn sample_document(name: &str) -> RawInputs {
-        let mut raw = RawInputs::default();
-        for n in std::iter::once(name).chain(companions(name).iter().copied()) {
-            raw.set(n, Some(input(n).unwrap().sample())).unwrap();
-        }
-        raw
+        Inputs::sample_document(name).unwrap()
     }
 
     #[test]

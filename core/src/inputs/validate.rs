@@ -97,6 +97,23 @@ impl Inputs {
         }
     }
 
+    /// A valid document that sets input `name` to its registry sample, plus the inputs
+    /// the rules above need with it (`tls` for `ocsp_stapling`); for tests that walk the
+    /// registry. `None` for a name that is not an input.
+    pub fn sample_document(name: &str) -> Option<RawInputs> {
+        let companions: &[&str] = match name {
+            "ocsp_stapling" | "http3" => &["tls"],
+            "tls_cert" => &["tls_key"],
+            "tls_key" => &["tls_cert"],
+            _ => &[],
+        };
+        let mut raw = RawInputs::default();
+        for n in std::iter::once(name).chain(companions.iter().copied()) {
+            raw.set(n, Some(super::input(n)?.sample())).ok()?;
+        }
+        Some(raw)
+    }
+
     /// Reads the JSON input document (the schema of [`RawInputs`]) and validates it.
     pub fn from_json(text: &str) -> Result<Self, InputErrors> {
         Self::from_raw(&RawInputs::from_json(text)?)
