@@ -255,6 +255,17 @@ mod tests {
         }
     }
 
+    #[test]
+    fn a_short_name_in_the_registry_reaches_clap() {
+        let input = nginx_gen_core::inputs::Input {
+            flag: nginx_gen_core::inputs::Flag::value("vcpu", "N").with_short('c'),
+            ..INPUTS[0]
+        };
+        let arg = super::input_arg(&input);
+        assert_eq!(arg.get_short(), Some('c'));
+        assert_eq!(arg.get_long(), Some("vcpu"));
+    }
+
     /// Every input, set to its sample: `to_command` read back by this CLI's flags gives the
     /// same inputs, so every registry entry has a flag that means what the JSON field means.
     #[test]

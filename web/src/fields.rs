@@ -12,10 +12,18 @@ use nginx_gen_core::inputs::{INPUTS, Input, Kind, RawValue};
 
 pub use nginx_gen_core::inputs::{Section, Widget};
 
-/// The registry's inputs that the form shows, by fieldset, then rank.
+/// The registry's inputs that the form shows, by fieldset, then rank. (Picked in order
+/// rather than sorted: a sort's code would cost the bundle kilobytes.)
 static FORM: LazyLock<Vec<&'static Input>> = LazyLock::new(|| {
-    let mut inputs: Vec<&Input> = INPUTS.iter().filter(|i| i.form.is_some()).collect();
-    inputs.sort_by_key(|i| i.form.map(|f| (f.section, f.rank)));
+    let mut inputs = Vec::with_capacity(INPUTS.len());
+    for section in Section::ALL {
+        for rank in 1..=u8::try_from(INPUTS.len()).unwrap_or(u8::MAX) {
+            inputs.extend(INPUTS.iter().filter(|i| {
+                i.form
+                    .is_some_and(|f| f.section == section && f.rank == rank)
+            }));
+        }
+    }
     inputs
 });
 

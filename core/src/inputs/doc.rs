@@ -126,6 +126,17 @@ mod tests {
     }
 
     #[test]
+    fn flags_show_short_names_and_repetition() {
+        let vcpu = Input {
+            flag: super::super::Flag::value("vcpu", "N").with_short('c'),
+            ..INPUTS[0]
+        };
+        assert_eq!(flag(&vcpu), "`-c`, `--vcpu`");
+        let names = super::super::input("server_names").unwrap();
+        assert_eq!(flag(names), "`--server-name` (repeat)");
+    }
+
+    #[test]
     fn splice_replaces_only_the_generated_part() {
         let doc = format!("intro\n{BEGIN}\nold table\n{END}\noutro\n");
         let new = splice(&doc).unwrap();

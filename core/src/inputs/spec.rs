@@ -133,6 +133,15 @@ impl Flag {
     pub const fn switch(long: &'static str) -> Self {
         Self::value(long, "")
     }
+
+    /// The same flag with a one-letter name as well.
+    #[must_use]
+    pub const fn with_short(self, short: char) -> Self {
+        Self {
+            short: Some(short),
+            ..self
+        }
+    }
 }
 
 /// The headings of `--help` and docs/inputs.md.
