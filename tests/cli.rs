@@ -379,7 +379,7 @@ mod output {
     }
 
     #[test]
-    fn completions_man_help_version() {
+    fn completions_man_help_schema_version() {
         for shell in ["bash", "zsh", "fish"] {
             let out = run(&["completions", shell]);
             assert!(
@@ -391,6 +391,9 @@ mod output {
         assert!(String::from_utf8_lossy(&man.stdout).contains(".TH nginx-gen"));
         let help = String::from_utf8(run(&["--help"]).stdout).unwrap();
         assert!(help.contains("Examples:") && help.contains("--workload"));
+        let schema: serde_json::Value = serde_json::from_slice(&run(&["schema"]).stdout).unwrap();
+        assert_eq!(schema["properties"]["ram"]["type"], "string");
+        assert_eq!(schema["additionalProperties"], false);
         let version = String::from_utf8(run(&["--version"]).stdout).unwrap();
         assert_eq!(
             version.trim(),

@@ -1,5 +1,7 @@
-//! Command-line flags. Values stay text here: core validates them (one parser for every
-//! front end), so `--ram 8Q` and `{"ram": "8Q"}` get the same message.
+//! Command-line flags. The inputs' flags are built from core's input registry
+//! ([`nginx_gen_core::inputs::INPUTS`]): name, value, help, heading and accepted choices.
+//! Values stay text here: core validates them (one parser for every front end), so
+//! `--ram 8Q` and `{"ram": "8Q"}` get the same message.
 #![allow(
     clippy::doc_markdown,
     reason = "doc comments here are the --help text, shown verbatim"
@@ -8,9 +10,10 @@
 use std::path::PathBuf;
 
 use clap::builder::PossibleValuesParser;
-use clap::{Args, Parser, Subcommand};
+use clap::{Arg, ArgAction, ArgMatches, Args, FromArgMatches, Parser, Subcommand, value_parser};
 use clap_complete::Shell;
-use nginx_gen_core::{Format, Lang, Layout, RawInputs, TlsProfile, Workload, inputs::Scalar};
+use nginx_gen_core::inputs::{self, Group, INPUTS, Input, Kind, RawValue};
+use nginx_gen_core::{Format, RawInputs};
 
 const EXAMPLES: &str = "\
 Examples:
@@ -45,6 +48,8 @@ pub enum Command {
         #[command(flatten)]
         generate: Generate,
     },
+    /// Print the JSON schema of the --input document.
+    Schema,
     /// Print a shell completion script.
     Completions {
         /// The shell.
@@ -55,173 +60,150 @@ pub enum Command {
 }
 
 /// The inputs and where the output goes.
-#[derive(Debug, Args)]
-#[allow(
-    clippy::struct_excessive_bools,
-    reason = "one field per command-line switch"
-)]
+#[derive(Debug)]
 pub struct Generate {
-    /// vCPUs nginx may use, 1–1024 [default: detected]
-    #[arg(
-        long,
-        value_name = "N",
-        allow_hyphen_values = true,
-        help_heading = "Machine"
-    )]
-    pub vcpu: Option<String>,
-    /// Memory, e.g. 8G, 512MiB, 1.5G (binary units), 256M–16T [default: detected]
-    #[arg(
-        long,
-        value_name = "SIZE",
-        allow_hyphen_values = true,
-        help_heading = "Machine"
-    )]
-    pub ram: Option<String>,
-    /// Do not probe the host; use the built-in defaults (4 vCPU, 8G) for missing values
-    #[arg(long, help_heading = "Machine")]
+    /// The inputs given as flags (unset flags are `None`).
+    pub inputs: RawInputs,
+    /// Do not probe the host.
     pub no_detect: bool,
-
-    /// What the server mostly does [default: static]
-    #[arg(long, value_name = "KIND", value_parser = PossibleValuesParser::new(Workload::NAMES), help_heading = "Workload")]
-    pub workload: Option<String>,
-    /// Expected peak concurrent client connections [default: derived from the machine]
-    #[arg(
-        long,
-        value_name = "N",
-        allow_hyphen_values = true,
-        help_heading = "Workload"
-    )]
-    pub clients: Option<String>,
-    /// Number of static files served [default: 1000]
-    #[arg(
-        long,
-        value_name = "N",
-        allow_hyphen_values = true,
-        help_heading = "Workload"
-    )]
-    pub static_files: Option<String>,
-    /// Typical response size [default: 32K]
-    #[arg(
-        long,
-        value_name = "SIZE",
-        allow_hyphen_values = true,
-        help_heading = "Workload"
-    )]
-    pub response_size: Option<String>,
-    /// Application server, host:port or unix:/path (repeatable) [default: 127.0.0.1:8080]
-    #[arg(long = "upstream", value_name = "ADDR", help_heading = "Workload")]
-    pub upstreams: Vec<String>,
-    /// Clients arrive through a load balancer or CDN
-    #[arg(long, help_heading = "Workload")]
-    pub behind_lb: bool,
-    /// Load balancer address or network trusted for X-Forwarded-For (repeatable) [default: private networks]
-    #[arg(long = "trusted-proxy", value_name = "CIDR", help_heading = "Workload")]
-    pub trusted_proxies: Vec<String>,
-
-    /// Serve HTTPS and redirect HTTP to it
-    #[arg(long, help_heading = "TLS and HTTP")]
-    pub tls: bool,
-    /// Certificate chain [default: /etc/letsencrypt/live/<name>/fullchain.pem]
-    #[arg(long, value_name = "PATH", help_heading = "TLS and HTTP")]
-    pub tls_cert: Option<String>,
-    /// Private key [default: /etc/letsencrypt/live/<name>/privkey.pem]
-    #[arg(long, value_name = "PATH", help_heading = "TLS and HTTP")]
-    pub tls_key: Option<String>,
-    /// Mozilla TLS profile (guideline 6.0) [default: intermediate]
-    #[arg(long, value_name = "PROFILE", value_parser = PossibleValuesParser::new(TlsProfile::NAMES), help_heading = "TLS and HTTP")]
-    pub tls_profile: Option<String>,
-    /// HTTPS port [default: 443]
-    #[arg(
-        long,
-        value_name = "PORT",
-        allow_hyphen_values = true,
-        help_heading = "TLS and HTTP"
-    )]
-    pub tls_port: Option<String>,
-    /// Staple OCSP responses (Let's Encrypt ended OCSP in 2025)
-    #[arg(long, help_heading = "TLS and HTTP")]
-    pub ocsp_stapling: bool,
-    /// Serve HTTP/3 (nginx 1.25 or later, with --tls)
-    #[arg(long, help_heading = "TLS and HTTP")]
-    pub http3: bool,
-    /// Host name of the site (repeatable) [default: example.com]
-    #[arg(
-        long = "server-name",
-        value_name = "NAME",
-        help_heading = "TLS and HTTP"
-    )]
-    pub server_names: Vec<String>,
-    /// Plain-HTTP listen port or address:port [default: 80]
-    #[arg(long, value_name = "ADDR", help_heading = "TLS and HTTP")]
-    pub listen: Option<String>,
-    /// Document root [default: the layout's, e.g. /var/www/html]
-    #[arg(long, value_name = "PATH", help_heading = "TLS and HTTP")]
-    pub root: Option<String>,
-
-    /// nginx version the files are for [default: 1.30, or detected]
-    #[arg(long, value_name = "VERSION", help_heading = "Software")]
-    pub nginx_version: Option<String>,
-    /// OpenSSL version nginx uses [default: 3.0, or detected]
-    #[arg(long, value_name = "VERSION", help_heading = "Software")]
-    pub openssl_version: Option<String>,
-    /// The brotli modules are installed
-    #[arg(long, help_heading = "Software")]
-    pub brotli: bool,
-    /// Distribution layout [default: debian]
-    #[arg(long, value_name = "LAYOUT", value_parser = PossibleValuesParser::new(Layout::NAMES), help_heading = "Software")]
-    pub layout: Option<String>,
-
-    /// Read inputs from a JSON file (or - for stdin); flags override its values
-    #[arg(long, value_name = "FILE", help_heading = "Input and output")]
+    /// The JSON input document to read.
     pub input: Option<PathBuf>,
-    /// What to print [default: all]
-    #[arg(long, value_name = "FORMAT", value_parser = PossibleValuesParser::new(Format::NAMES), help_heading = "Input and output")]
+    /// What to print.
     pub format: Option<String>,
-    /// Write the files under DIR (DIR/etc/nginx/nginx.conf, …) instead of printing them
-    #[arg(long, value_name = "DIR", help_heading = "Input and output")]
+    /// Where to write the files.
     pub out: Option<PathBuf>,
-    /// Language of comments and reasons [default: en]
-    #[arg(long, value_name = "LANG", value_parser = PossibleValuesParser::new(Lang::NAMES), help_heading = "Input and output")]
-    pub lang: Option<String>,
 }
 
-fn flag(on: bool) -> Option<bool> {
-    on.then_some(true)
+/// The flag of one registry input.
+fn input_arg(input: &Input) -> Arg {
+    let mut arg = Arg::new(input.name)
+        .long(input.flag.long)
+        .help(input.help_line())
+        .help_heading(input.group.title());
+    if let Some(short) = input.flag.short {
+        arg = arg.short(short);
+    }
+    if input.is_switch() {
+        return arg.action(ArgAction::SetTrue);
+    }
+    arg = arg
+        .value_name(input.flag.value_name)
+        .action(if input.repeatable() {
+            ArgAction::Append
+        } else {
+            ArgAction::Set
+        });
+    match input.kind {
+        Kind::Choice(names) => arg.value_parser(PossibleValuesParser::new(names)),
+        // Negative numbers reach core, which names the range instead of clap guessing a flag.
+        Kind::Int { .. } | Kind::Size { .. } => arg
+            .value_parser(value_parser!(String))
+            .allow_hyphen_values(true),
+        _ => arg.value_parser(value_parser!(String)),
+    }
 }
 
-fn list(values: &[String]) -> Option<Vec<String>> {
-    (!values.is_empty()).then(|| values.to_vec())
+/// The flags that are not inputs, placed among the inputs' headings by `augment_args`.
+fn no_detect_arg() -> Arg {
+    let d = inputs::defaults();
+    Arg::new("no_detect")
+        .long("no-detect")
+        .action(ArgAction::SetTrue)
+        .help(format!(
+            "Do not probe the host; use the built-in defaults ({} vCPU, {}) for missing values",
+            d.vcpu, d.ram
+        ))
+        .help_heading(Group::Machine.title())
+}
+
+fn output_args() -> [Arg; 3] {
+    let heading = Group::Output.title();
+    [
+        Arg::new("input")
+            .long("input")
+            .value_name("FILE")
+            .value_parser(value_parser!(PathBuf))
+            .help("Read inputs from a JSON file (or - for stdin); flags override its values")
+            .help_heading(heading),
+        Arg::new("format")
+            .long("format")
+            .value_name("FORMAT")
+            .value_parser(PossibleValuesParser::new(Format::NAMES))
+            .help("What to print [default: all]")
+            .help_heading(heading),
+        Arg::new("out")
+            .long("out")
+            .value_name("DIR")
+            .value_parser(value_parser!(PathBuf))
+            .help(
+                "Write the files under DIR (DIR/etc/nginx/nginx.conf, …) instead of printing them",
+            )
+            .help_heading(heading),
+    ]
+}
+
+impl Args for Generate {
+    /// Every registry input under its group's heading (the heading's order is the order of
+    /// [`Group::ALL`]), `--no-detect` after the machine, `--input`, `--format` and `--out`
+    /// before the output's inputs.
+    fn augment_args(mut cmd: clap::Command) -> clap::Command {
+        for group in Group::ALL {
+            if group == Group::Output {
+                cmd = cmd.args(output_args());
+            }
+            for input in INPUTS.iter().filter(|i| i.group == group) {
+                cmd = cmd.arg(input_arg(input));
+            }
+            if group == Group::Machine {
+                cmd = cmd.arg(no_detect_arg());
+            }
+        }
+        cmd
+    }
+
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        Self::augment_args(cmd)
+    }
+}
+
+impl FromArgMatches for Generate {
+    fn from_arg_matches(m: &ArgMatches) -> Result<Self, clap::Error> {
+        let mut inputs = RawInputs::default();
+        for input in INPUTS {
+            let value = if input.is_switch() {
+                m.get_flag(input.name).then_some(RawValue::Bool(true))
+            } else if input.repeatable() {
+                m.get_many::<String>(input.name)
+                    .map(|values| RawValue::List(values.cloned().collect()))
+            } else {
+                m.get_one::<String>(input.name).cloned().map(RawValue::Text)
+            };
+            inputs.set(input.name, value).map_err(|_| {
+                clap::Error::raw(
+                    clap::error::ErrorKind::InvalidValue,
+                    format!("--{} does not fit its input's type\n", input.flag.long),
+                )
+            })?;
+        }
+        Ok(Self {
+            inputs,
+            no_detect: m.get_flag("no_detect"),
+            input: m.get_one::<PathBuf>("input").cloned(),
+            format: m.get_one::<String>("format").cloned(),
+            out: m.get_one::<PathBuf>("out").cloned(),
+        })
+    }
+
+    fn update_from_arg_matches(&mut self, m: &ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(m)?;
+        Ok(())
+    }
 }
 
 impl Generate {
     /// The inputs given as flags (unset flags are `None`).
     pub fn raw(&self) -> RawInputs {
-        RawInputs {
-            vcpu: self.vcpu.clone().map(Scalar::Text),
-            ram: self.ram.clone(),
-            workload: self.workload.clone(),
-            nginx_version: self.nginx_version.clone(),
-            openssl_version: self.openssl_version.clone(),
-            tls: flag(self.tls),
-            tls_cert: self.tls_cert.clone(),
-            tls_key: self.tls_key.clone(),
-            tls_profile: self.tls_profile.clone(),
-            tls_port: self.tls_port.clone().map(Scalar::Text),
-            ocsp_stapling: flag(self.ocsp_stapling),
-            http3: flag(self.http3),
-            server_names: list(&self.server_names),
-            root: self.root.clone(),
-            listen: self.listen.clone(),
-            upstreams: list(&self.upstreams),
-            clients: self.clients.clone().map(Scalar::Text),
-            static_files: self.static_files.clone().map(Scalar::Text),
-            response_size: self.response_size.clone(),
-            behind_lb: flag(self.behind_lb),
-            trusted_proxies: list(&self.trusted_proxies),
-            brotli: flag(self.brotli),
-            layout: self.layout.clone(),
-            lang: self.lang.clone(),
-        }
+        self.inputs.clone()
     }
 
     /// The chosen output format.
@@ -234,42 +216,76 @@ impl Generate {
 }
 
 /// The flag that sets a JSON field, for error messages.
-pub fn flag_of(field: &str) -> Option<&'static str> {
-    Some(match field {
-        "vcpu" => "--vcpu",
-        "ram" => "--ram",
-        "workload" => "--workload",
-        "nginx_version" => "--nginx-version",
-        "openssl_version" => "--openssl-version",
-        "tls" => "--tls",
-        "tls_cert" => "--tls-cert",
-        "tls_key" => "--tls-key",
-        "tls_profile" => "--tls-profile",
-        "tls_port" => "--tls-port",
-        "ocsp_stapling" => "--ocsp-stapling",
-        "http3" => "--http3",
-        "server_names" => "--server-name",
-        "root" => "--root",
-        "listen" => "--listen",
-        "upstreams" => "--upstream",
-        "clients" => "--clients",
-        "static_files" => "--static-files",
-        "response_size" => "--response-size",
-        "behind_lb" => "--behind-lb",
-        "trusted_proxies" => "--trusted-proxy",
-        "brotli" => "--brotli",
-        "layout" => "--layout",
-        "lang" => "--lang",
-        _ => return None,
-    })
+pub fn flag_of(field: &str) -> Option<String> {
+    inputs::input(field).map(|i| format!("--{}", i.flag.long))
 }
 
 #[cfg(test)]
 mod tests {
-    use clap::CommandFactory;
+    use clap::{CommandFactory, Parser};
+    use nginx_gen_core::Inputs;
+    use nginx_gen_core::inputs::{INPUTS, RawValue};
+
+    use super::Cli;
 
     #[test]
     fn verify_cli() {
-        super::Cli::command().debug_assert();
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn every_registry_input_has_exactly_its_flag() {
+        let cmd = Cli::command();
+        for input in INPUTS {
+            let matching: Vec<_> = cmd
+                .get_arguments()
+                .filter(|a| a.get_long() == Some(input.flag.long))
+                .collect();
+            assert_eq!(matching.len(), 1, "--{}", input.flag.long);
+            let arg = matching[0];
+            assert_eq!(arg.get_id(), input.name);
+            assert_eq!(arg.get_short(), input.flag.short);
+            assert_eq!(arg.get_help_heading(), Some(input.group.title()));
+            assert_eq!(
+                arg.get_action().takes_values(),
+                !input.is_switch(),
+                "{}",
+                input.name
+            );
+        }
+    }
+
+    #[test]
+    fn a_short_name_in_the_registry_reaches_clap() {
+        let input = nginx_gen_core::inputs::Input {
+            flag: nginx_gen_core::inputs::Flag::value("vcpu", "N").with_short('c'),
+            ..INPUTS[0]
+        };
+        let arg = super::input_arg(&input);
+        assert_eq!(arg.get_short(), Some('c'));
+        assert_eq!(arg.get_long(), Some("vcpu"));
+    }
+
+    /// Every input, set to its sample: `to_command` read back by this CLI's flags gives the
+    /// same inputs, so every registry entry has a flag that means what the JSON field means.
+    #[test]
+    fn every_input_round_trips_through_the_command_line() {
+        for input in INPUTS {
+            let raw = Inputs::sample_document(input.name).unwrap();
+            let inputs = Inputs::from_raw(&raw).unwrap();
+            assert_ne!(inputs, Inputs::default(), "{}", input.name);
+            let command = inputs.to_command();
+            let words: Vec<&str> = command.split(' ').collect();
+            let cli = Cli::try_parse_from(&words).unwrap_or_else(|e| panic!("{command}: {e}"));
+            let parsed = Inputs::from_raw(&cli.generate.raw()).unwrap();
+            assert_eq!(parsed, inputs, "{command}");
+            assert!(
+                matches!(
+                    cli.generate.raw().get(input.name),
+                    Some(RawValue::Text(_) | RawValue::List(_) | RawValue::Bool(true))
+                ),
+                "{command}"
+            );
+        }
     }
 }

@@ -69,6 +69,10 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 ))),
             }
         }
+        Some(Command::Schema) => {
+            let schema = nginx_gen_core::inputs::json_schema();
+            print(&format!("{schema:#}\n"))
+        }
         Some(Command::Completions { shell }) => {
             clap_complete::generate(shell, &mut Cli::command(), "nginx-gen", &mut io::stdout());
             Ok(())

@@ -229,6 +229,13 @@ pub fn choices() -> Result<JsValue, JsValue> {
     })
 }
 
+/// The JSON schema of the inputs document (draft 2020-12), built from core's input
+/// registry: the same document as `nginx-gen schema`.
+#[wasm_bindgen(js_name = inputSchema, unchecked_return_type = "Record<string, unknown>")]
+pub fn input_schema() -> Result<JsValue, JsValue> {
+    to_js(&nginx_gen_core::inputs::json_schema())
+}
+
 /// Version of the JSON document's layout (`schema_version` in `generate()`'s result).
 #[wasm_bindgen(js_name = schemaVersion)]
 pub fn schema_version() -> u32 {
@@ -245,4 +252,41 @@ pub fn version() -> String {
 #[wasm_bindgen(js_name = policyVersion)]
 pub fn policy_version() -> String {
     nginx_gen_core::POLICY_VERSION.to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use nginx_gen_core::inputs::{INPUTS, Kind};
+
+    const WIDGET: &str = include_str!("../../docs/widget/src/nginx-gen-widget.js");
+
+    /// The quoted names of the JS array or set declared as `const NAME = ...;`.
+    fn js_names(name: &str) -> Vec<&'static str> {
+        let start = WIDGET
+            .find(&format!("const {name} = "))
+            .unwrap_or_else(|| panic!("the widget declares no {name}"));
+        let body = &WIDGET[start..];
+        let body = &body[..body.find(';').expect("the declaration ends")];
+        body.split('\'').skip(1).step_by(2).collect()
+    }
+
+    /// The widget's attribute list (docs/widget/src/nginx-gen-widget.js) is checked against
+    /// the input registry: every input, lists and switches read as such.
+    #[test]
+    fn the_widget_knows_every_input() {
+        let names: Vec<&str> = INPUTS.iter().map(|i| i.name).collect();
+        assert_eq!(js_names("INPUTS"), names, "the widget's INPUTS");
+        let lists: Vec<&str> = INPUTS
+            .iter()
+            .filter(|i| matches!(i.kind, Kind::List { .. }))
+            .map(|i| i.name)
+            .collect();
+        assert_eq!(js_names("LISTS"), lists, "the widget's LISTS");
+        let switches: Vec<&str> = INPUTS
+            .iter()
+            .filter(|i| i.kind == Kind::Bool)
+            .map(|i| i.name)
+            .collect();
+        assert_eq!(js_names("FLAGS"), switches, "the widget's FLAGS");
+    }
 }

@@ -189,6 +189,17 @@ fn choices_list_every_accepted_name() {
     assert_eq!(names("format"), render::Format::NAMES);
 }
 
+#[wasm_bindgen_test]
+fn input_schema_is_the_registry_schema() {
+    let schema = api::input_schema().unwrap();
+    assert_eq!(
+        text(&schema),
+        nginx_gen_core::inputs::json_schema().to_string()
+    );
+    let vcpu = get(&get(&schema, "properties"), "vcpu");
+    assert_eq!(get(&vcpu, "maximum").as_f64(), Some(1024.0));
+}
+
 /// Every way an input can be wrong throws an `Error` naming the field, never a panic.
 #[wasm_bindgen_test]
 fn every_error_path_throws_a_named_error() {

@@ -3,7 +3,7 @@
 
 use nginx_gen_core::Lang;
 
-use crate::fields::{Field, Group};
+use crate::fields::{Field, Section};
 
 macro_rules! texts {
     ($($key:ident => [$en:literal, $de:literal, $nl:literal, $ru:literal, $es:literal],)*) => {
@@ -127,46 +127,46 @@ texts! {
     HintTrustedProxies => ["Addresses of the load balancers, e.g. 10.0.0.0/8, separated by commas.", "Adressen der Load Balancer, z. B. 10.0.0.0/8, durch Kommas getrennt.", "Adressen van de load balancers, bijv. 10.0.0.0/8, gescheiden door komma's.", "Адреса балансировщиков через запятую, например 10.0.0.0/8.", "Direcciones de los balanceadores, p. ej. 10.0.0.0/8, separadas por comas."],
 }
 
-impl Group {
-    /// The group's heading.
-    pub const fn title(self) -> T {
-        match self {
-            Self::Machine => T::Machine,
-            Self::Workload => T::Workload,
-            Self::Tls => T::TlsHttp,
-            Self::Advanced => T::Advanced,
-        }
+/// The heading of a fieldset of the form.
+pub const fn section_title(section: Section) -> T {
+    match section {
+        Section::Machine => T::Machine,
+        Section::Workload => T::Workload,
+        Section::Tls => T::TlsHttp,
+        Section::Advanced => T::Advanced,
     }
 }
 
 impl Field {
-    /// The field's label and hint.
-    pub const fn texts(self) -> (T, T) {
-        match self {
-            Self::Vcpu => (T::LabelVcpu, T::HintVcpu),
-            Self::Ram => (T::LabelRam, T::HintRam),
-            Self::Layout => (T::LabelLayout, T::HintLayout),
-            Self::NginxVersion => (T::LabelNginxVersion, T::HintNginxVersion),
-            Self::OpensslVersion => (T::LabelOpensslVersion, T::HintOpensslVersion),
-            Self::Workload => (T::LabelWorkload, T::HintWorkload),
-            Self::ServerNames => (T::LabelServerNames, T::HintServerNames),
-            Self::Upstreams => (T::LabelUpstreams, T::HintUpstreams),
-            Self::Clients => (T::LabelClients, T::HintClients),
-            Self::StaticFiles => (T::LabelStaticFiles, T::HintStaticFiles),
-            Self::ResponseSize => (T::LabelResponseSize, T::HintResponseSize),
-            Self::Tls => (T::LabelTls, T::HintTls),
-            Self::TlsProfile => (T::LabelTlsProfile, T::HintTlsProfile),
-            Self::TlsPort => (T::LabelTlsPort, T::HintTlsPort),
-            Self::TlsCert => (T::LabelTlsCert, T::HintTlsCert),
-            Self::TlsKey => (T::LabelTlsKey, T::HintTlsKey),
-            Self::OcspStapling => (T::LabelOcspStapling, T::HintOcspStapling),
-            Self::Http3 => (T::LabelHttp3, T::HintHttp3),
-            Self::Brotli => (T::LabelBrotli, T::HintBrotli),
-            Self::Listen => (T::LabelListen, T::HintListen),
-            Self::Root => (T::LabelRoot, T::HintRoot),
-            Self::BehindLb => (T::LabelBehindLb, T::HintBehindLb),
-            Self::TrustedProxies => (T::LabelTrustedProxies, T::HintTrustedProxies),
-        }
+    /// The field's label and hint, by the input's JSON name; `None` for an input whose
+    /// texts are not in the table yet (the form then shows the registry's English help).
+    pub fn texts(self) -> Option<(T, T)> {
+        Some(match self.key() {
+            "vcpu" => (T::LabelVcpu, T::HintVcpu),
+            "ram" => (T::LabelRam, T::HintRam),
+            "layout" => (T::LabelLayout, T::HintLayout),
+            "nginx_version" => (T::LabelNginxVersion, T::HintNginxVersion),
+            "openssl_version" => (T::LabelOpensslVersion, T::HintOpensslVersion),
+            "workload" => (T::LabelWorkload, T::HintWorkload),
+            "server_names" => (T::LabelServerNames, T::HintServerNames),
+            "upstreams" => (T::LabelUpstreams, T::HintUpstreams),
+            "clients" => (T::LabelClients, T::HintClients),
+            "static_files" => (T::LabelStaticFiles, T::HintStaticFiles),
+            "response_size" => (T::LabelResponseSize, T::HintResponseSize),
+            "tls" => (T::LabelTls, T::HintTls),
+            "tls_profile" => (T::LabelTlsProfile, T::HintTlsProfile),
+            "tls_port" => (T::LabelTlsPort, T::HintTlsPort),
+            "tls_cert" => (T::LabelTlsCert, T::HintTlsCert),
+            "tls_key" => (T::LabelTlsKey, T::HintTlsKey),
+            "ocsp_stapling" => (T::LabelOcspStapling, T::HintOcspStapling),
+            "http3" => (T::LabelHttp3, T::HintHttp3),
+            "brotli" => (T::LabelBrotli, T::HintBrotli),
+            "listen" => (T::LabelListen, T::HintListen),
+            "root" => (T::LabelRoot, T::HintRoot),
+            "behind_lb" => (T::LabelBehindLb, T::HintBehindLb),
+            "trusted_proxies" => (T::LabelTrustedProxies, T::HintTrustedProxies),
+            _ => return None,
+        })
     }
 }
 
@@ -203,6 +203,13 @@ mod tests {
             for &lang in Lang::ALL {
                 assert!(!t.get(lang).trim().is_empty(), "{t:?} {lang}");
             }
+        }
+    }
+
+    #[test]
+    fn every_form_field_has_a_label_and_a_hint() {
+        for &field in Field::all() {
+            assert!(field.texts().is_some(), "add the texts of {}", field.key());
         }
     }
 

@@ -9,7 +9,7 @@ use std::fmt::Write;
 
 use nginx_gen_core::{Inputs, Lang, RawInputs};
 
-use crate::fields::{Field, Kind};
+use crate::fields::{Field, Widget};
 
 /// Version of the query format written by [`ShareState::to_query`].
 pub const VERSION: &str = "1";
@@ -212,15 +212,15 @@ impl ShareState {
         let raw = inputs.to_raw();
         let defaults = Inputs::default().to_raw();
         let mut params = Vec::new();
-        for &field in Field::ALL {
+        for &field in Field::all() {
             let value = field.read(&raw);
             if value == field.read(&defaults) {
                 continue;
             }
             let Some(value) = value else { continue };
-            let value = match field.kind() {
-                Kind::Flag => if value == "true" { "1" } else { "0" }.to_owned(),
-                Kind::List => value.replace(", ", ","),
+            let value = match field.widget() {
+                Widget::Checkbox => if value == "true" { "1" } else { "0" }.to_owned(),
+                Widget::List => value.replace(", ", ","),
                 _ => value,
             };
             params.push(format!("{}={}", field.key(), encode_component(&value)));
@@ -237,17 +237,8 @@ impl ShareState {
 }
 
 fn clear(raw: &mut RawInputs, key: &str) {
-    match Field::from_key(key) {
-        None => raw.lang = None,
-        Some(Field::Tls) => raw.tls = None,
-        Some(Field::OcspStapling) => raw.ocsp_stapling = None,
-        Some(Field::Http3) => raw.http3 = None,
-        Some(Field::Brotli) => raw.brotli = None,
-        Some(Field::BehindLb) => raw.behind_lb = None,
-        Some(field) => {
-            field.apply(raw, "");
-        }
-    }
+    // Only inputs reach here (the parameters that were applied), `lang` among them.
+    let _ = raw.set(key, None);
 }
 
 #[cfg(test)]

@@ -120,7 +120,7 @@ impl Form {
     pub fn from_inputs(inputs: &Inputs) -> Self {
         let raw = inputs.to_raw();
         Self(
-            Field::ALL
+            Field::all()
                 .iter()
                 .map(|f| f.read(&raw).unwrap_or_default())
                 .collect(),
@@ -128,14 +128,14 @@ impl Form {
     }
     /// The text of a field.
     pub fn get(&self, field: Field) -> &str {
-        &self.0[field as usize]
+        &self.0[field.index()]
     }
     /// Whether a flag field is on.
     pub fn flag(&self, field: Field) -> bool {
         self.get(field) == "true"
     }
     fn set(&mut self, field: Field, text: String) {
-        self.0[field as usize] = text;
+        self.0[field.index()] = text;
     }
     /// The raw inputs for the core.
     pub fn to_raw(&self, lang: Lang) -> RawInputs {
@@ -143,7 +143,7 @@ impl Form {
             lang: Some(lang.to_string()),
             ..RawInputs::default()
         };
-        for &field in Field::ALL {
+        for &field in Field::all() {
             field.apply(&mut raw, self.get(field));
         }
         raw
@@ -324,9 +324,9 @@ mod tests {
     #[test]
     fn defaults_are_the_guide_machine() {
         let s = State::default();
-        assert_eq!(s.form.get(Field::Vcpu), "4");
-        assert_eq!(s.form.get(Field::Ram), "8G");
-        assert_eq!(s.form.get(Field::Workload), "static");
+        assert_eq!(s.form.get(Field::named("vcpu")), "4");
+        assert_eq!(s.form.get(Field::named("ram")), "8G");
+        assert_eq!(s.form.get(Field::named("workload")), "static");
         assert_eq!(s.output.text(Tab::Nginx), cli_text("{}", Format::Nginx));
         assert!(s.errors.is_none());
     }
@@ -334,9 +334,9 @@ mod tests {
     #[test]
     fn every_change_recomputes_the_output() {
         let s = State::default()
-            .reduce(Action::Set(Field::Vcpu, "8".into()))
-            .reduce(Action::Set(Field::Workload, "proxy".into()))
-            .reduce(Action::Set(Field::Tls, "true".into()));
+            .reduce(Action::Set(Field::named("vcpu"), "8".into()))
+            .reduce(Action::Set(Field::named("workload"), "proxy".into()))
+            .reduce(Action::Set(Field::named("tls"), "true".into()));
         let json = r#"{"vcpu": 8, "workload": "proxy", "tls": true}"#;
         for tab in Tab::ALL {
             assert_eq!(s.output.text(tab), cli_text(json, tab.format()), "{tab:?}");
@@ -350,13 +350,13 @@ mod tests {
 
     #[test]
     fn invalid_input_is_marked_and_the_last_valid_output_stays() {
-        let good = State::default().reduce(Action::Set(Field::Vcpu, "2".into()));
-        let bad = good.reduce(Action::Set(Field::Ram, "lots".into()));
-        let err = bad.error(Field::Ram).expect("ram is marked");
+        let good = State::default().reduce(Action::Set(Field::named("vcpu"), "2".into()));
+        let bad = good.reduce(Action::Set(Field::named("ram"), "lots".into()));
+        let err = bad.error(Field::named("ram")).expect("ram is marked");
         assert!(err.message.contains("lots"), "{}", err.message);
-        assert!(bad.error(Field::Vcpu).is_none());
+        assert!(bad.error(Field::named("vcpu")).is_none());
         assert!(Rc::ptr_eq(&good.output, &bad.output));
-        let fixed = bad.reduce(Action::Set(Field::Ram, "4G".into()));
+        let fixed = bad.reduce(Action::Set(Field::named("ram"), "4G".into()));
         assert!(fixed.errors.is_none());
         assert_eq!(
             fixed.output.text(Tab::Nginx),
@@ -367,7 +367,7 @@ mod tests {
     #[test]
     fn language_changes_reasons_even_while_invalid() {
         let s = State::default()
-            .reduce(Action::Set(Field::Vcpu, "x".into()))
+            .reduce(Action::Set(Field::named("vcpu"), "x".into()))
             .reduce(Action::SetLang(Lang::De));
         assert!(s.errors.is_some());
         assert_eq!(
@@ -384,7 +384,7 @@ mod tests {
             Some(Lang::Ru),
         );
         assert_eq!(s.lang, Lang::Es);
-        assert_eq!(s.form.get(Field::Vcpu), "16");
+        assert_eq!(s.form.get(Field::named("vcpu")), "16");
         let s = State::from_share(ShareState::from_query("?v=1&vcpu=16"), Some(Lang::Ru));
         assert_eq!(s.lang, Lang::Ru);
         assert_eq!(s.output.query, "?v=1&vcpu=16&lang=ru");
@@ -401,7 +401,7 @@ mod tests {
         assert_eq!(Theme::Auto.next().next().next(), Theme::Auto);
         let changed = s
             .reduce(Action::SetLang(Lang::Nl))
-            .reduce(Action::Set(Field::Vcpu, "64".into()));
+            .reduce(Action::Set(Field::named("vcpu"), "64".into()));
         let reset = changed.reduce(Action::Reset);
         assert_eq!(
             reset.form,

@@ -5,8 +5,8 @@ use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 use super::Props;
-use crate::fields::{Field, Group, Kind};
-use crate::i18n::T;
+use crate::fields::{Field, Section, Widget};
+use crate::i18n::{T, section_title};
 use crate::state::{Action, State};
 
 /// The form.
@@ -22,10 +22,10 @@ pub fn input_form(props: &Props) -> Html {
         <section class="inputs" aria-labelledby="inputs-title">
             <h2 id="inputs-title">{ T::Inputs.get(lang) }</h2>
             <form onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())} novalidate=true>
-                { for Group::ALL.iter().map(|&g| html! {
-                    <fieldset class={classes!("group", format!("group-{}", group_id(g)))}>
-                        <legend>{ g.title().get(lang) }</legend>
-                        { for Field::ALL.iter().filter(|f| f.group() == g).map(|&f| field(state, f)) }
+                { for Section::ALL.iter().map(|&g| html! {
+                    <fieldset class={classes!("group", format!("group-{}", g.id()))}>
+                        <legend>{ section_title(g).get(lang) }</legend>
+                        { for Field::all().iter().filter(|f| f.section() == g).map(|&f| field(state, f)) }
                     </fieldset>
                 }) }
                 <button type="button" class="ghost" data-testid="reset" onclick={reset}>{ T::Reset.get(lang) }</button>
@@ -34,19 +34,13 @@ pub fn input_form(props: &Props) -> Html {
     }
 }
 
-const fn group_id(g: Group) -> &'static str {
-    match g {
-        Group::Machine => "machine",
-        Group::Workload => "workload",
-        Group::Tls => "tls",
-        Group::Advanced => "advanced",
-    }
-}
-
 fn field(state: &UseReducerHandle<State>, f: Field) -> Html {
     let lang = state.lang;
     let key = f.key();
-    let (label, hint) = f.texts();
+    let (label, hint) = match f.texts() {
+        Some((label, hint)) => (label.get(lang), hint.get(lang)),
+        None => (f.input().help, ""),
+    };
     let id = format!("f-{key}");
     let hint_id = format!("h-{key}");
     let err_id = format!("e-{key}");
@@ -65,8 +59,8 @@ fn field(state: &UseReducerHandle<State>, f: Field) -> Html {
         })
     };
     let invalid = if error.is_some() { "true" } else { "false" };
-    let control = match f.kind() {
-        Kind::Flag => {
+    let control = match f.widget() {
+        Widget::Checkbox => {
             let on_change = {
                 let state = state.clone();
                 Callback::from(move |e: Event| {
@@ -78,13 +72,14 @@ fn field(state: &UseReducerHandle<State>, f: Field) -> Html {
                 <div class={classes!("field", "flag", error.is_some().then_some("invalid"))} data-testid={format!("field-{key}")}>
                     <input type="checkbox" id={id.clone()} name={key} checked={state.form.flag(f)} onchange={on_change}
                         aria-describedby={described} aria-invalid={invalid} />
-                    <label for={id}>{ label.get(lang) }</label>
-                    <small id={hint_id} class="hint">{ hint.get(lang) }</small>
+                    <label for={id}>{ label }</label>
+                    <small id={hint_id} class="hint">{ hint }</small>
                     { error_html(&err_id, error, lang) }
                 </div>
             };
         }
-        Kind::Choice(names) => {
+        Widget::Select => {
+            let names = f.choices();
             let on_change = {
                 let state = state.clone();
                 Callback::from(move |e: Event| {
@@ -98,12 +93,12 @@ fn field(state: &UseReducerHandle<State>, f: Field) -> Html {
                 </select>
             }
         }
-        Kind::Number => html! {
+        Widget::Number => html! {
             <input type="text" inputmode="numeric" id={id.clone()} name={key} value={value} oninput={on_text}
-                placeholder={if f == Field::Clients { T::Auto.get(lang) } else { "" }}
+                placeholder={if f.key() == "clients" { T::Auto.get(lang) } else { "" }}
                 autocomplete="off" spellcheck="false" aria-describedby={described} aria-invalid={invalid} />
         },
-        Kind::Text | Kind::List => html! {
+        Widget::Text | Widget::List => html! {
             <input type="text" id={id.clone()} name={key} value={value} oninput={on_text}
                 placeholder={placeholder(state, f)}
                 autocomplete="off" autocapitalize="none" spellcheck="false" aria-describedby={described} aria-invalid={invalid} />
@@ -111,9 +106,9 @@ fn field(state: &UseReducerHandle<State>, f: Field) -> Html {
     };
     html! {
         <div class={classes!("field", error.is_some().then_some("invalid"))} data-testid={format!("field-{key}")}>
-            <label for={id}>{ label.get(lang) }</label>
+            <label for={id}>{ label }</label>
             { control }
-            <small id={hint_id} class="hint">{ hint.get(lang) }</small>
+            <small id={hint_id} class="hint">{ hint }</small>
             { error_html(&err_id, error, lang) }
         </div>
     }
@@ -122,12 +117,12 @@ fn field(state: &UseReducerHandle<State>, f: Field) -> Html {
 /// What an empty optional field means, shown as its placeholder.
 fn placeholder(state: &State, f: Field) -> String {
     let plan = &state.output.plan;
-    match f {
-        Field::Root => plan.root().to_owned(),
-        Field::TlsCert => plan
+    match f.key() {
+        "root" => plan.root().to_owned(),
+        "tls_cert" => plan
             .get("ssl_certificate")
             .map_or_else(String::new, nginx_gen_core::plan::Setting::value),
-        Field::TlsKey => plan
+        "tls_key" => plan
             .get("ssl_certificate_key")
             .map_or_else(String::new, nginx_gen_core::plan::Setting::value),
         _ => String::new(),

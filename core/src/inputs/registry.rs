@@ -1,0 +1,371 @@
+//! The input registry: every input once, in the order of the JSON document.
+//!
+//! Each entry declares the field of [`Inputs`] (its doc comment and type), the field of
+//! [`RawInputs`] (the raw type) and the [`Input`] that the CLI, the web form, the JSON
+//! schema and docs/inputs.md are built from. Adding an input: an entry here, its label and
+//! hint in the web page's language tables (web/src/i18n.rs), then the code that uses it.
+
+use super::limits;
+use super::raw::Scalar;
+use super::spec::DefaultValue::{List, Unset, Value};
+use super::spec::{Flag, Form, Group, Kind, Section, Widget};
+use super::values::{
+    Cidr, Lang, Layout, Listen, SafePath, ServerName, TlsProfile, Upstream, Workload,
+};
+use crate::size::ByteSize;
+use crate::version::Version;
+
+inputs! {
+    /// vCPUs nginx may use (1–1024).
+    vcpu: u32 = Scalar {
+        flag: Flag::value("vcpu", "N"),
+        group: Group::Machine,
+        kind: Kind::Int { min: limits::VCPU.0, max: limits::VCPU.1 },
+        default: Value("4"),
+        detected: true,
+        help: "vCPUs nginx may use",
+        form: Form::at(Section::Machine, 1, Widget::Number),
+    }
+    /// Memory of the machine or container (256 MiB – 16 TiB).
+    ram: ByteSize = String {
+        flag: Flag::value("ram", "SIZE"),
+        group: Group::Machine,
+        kind: Kind::Size { min: limits::RAM.0, max: limits::RAM.1 },
+        default: Value("8G"),
+        detected: true,
+        help: "Memory, e.g. 8G, 512MiB, 1.5G (binary units)",
+        form: Form::at(Section::Machine, 2, Widget::Text),
+    }
+    /// What the server mostly does.
+    workload: Workload = String {
+        flag: Flag::value("workload", "KIND"),
+        group: Group::Workload,
+        kind: Kind::Choice(Workload::NAMES),
+        default: Value("static"),
+        help: "What the server mostly does",
+        form: Form::at(Section::Workload, 1, Widget::Select),
+    }
+    /// The nginx version the files are for.
+    nginx_version: Version = String {
+        flag: Flag::value("nginx-version", "VERSION"),
+        group: Group::Software,
+        kind: Kind::Version { min: limits::NGINX_MIN },
+        default: Value("1.30.0"),
+        detected: true,
+        help: "nginx version the files are for",
+        form: Form::at(Section::Machine, 4, Widget::Text),
+    }
+    /// The OpenSSL version nginx is linked with.
+    openssl_version: Version = String {
+        flag: Flag::value("openssl-version", "VERSION"),
+        group: Group::Software,
+        kind: Kind::Version { min: limits::OPENSSL_MIN },
+        default: Value("3.0.0"),
+        detected: true,
+        help: "OpenSSL version nginx uses",
+        form: Form::at(Section::Machine, 5, Widget::Text),
+    }
+    /// Serve HTTPS (and redirect HTTP to it).
+    tls: bool = bool {
+        flag: Flag::switch("tls"),
+        group: Group::Tls,
+        help: "Serve HTTPS and redirect HTTP to it",
+        form: Form::at(Section::Tls, 1, Widget::Checkbox),
+    }
+    /// Certificate chain; `None` means the Let's Encrypt path for the first server name.
+    tls_cert: Option<SafePath> = String {
+        flag: Flag::value("tls-cert", "PATH"),
+        group: Group::Tls,
+        kind: Kind::Path,
+        default: Unset("/etc/letsencrypt/live/<name>/fullchain.pem"),
+        help: "Certificate chain",
+        note: "together with tls_key",
+        form: Form::at(Section::Tls, 4, Widget::Text),
+    }
+    /// Private key; `None` means the Let's Encrypt path for the first server name.
+    tls_key: Option<SafePath> = String {
+        flag: Flag::value("tls-key", "PATH"),
+        group: Group::Tls,
+        kind: Kind::Path,
+        default: Unset("/etc/letsencrypt/live/<name>/privkey.pem"),
+        help: "Private key",
+        note: "together with tls_cert",
+        form: Form::at(Section::Tls, 5, Widget::Text),
+    }
+    /// Mozilla profile.
+    tls_profile: TlsProfile = String {
+        flag: Flag::value("tls-profile", "PROFILE"),
+        group: Group::Tls,
+        kind: Kind::Choice(TlsProfile::NAMES),
+        default: Value("intermediate"),
+        help: "Mozilla TLS profile (guideline 6.0)",
+        form: Form::at(Section::Tls, 2, Widget::Select),
+    }
+    /// HTTPS port.
+    tls_port: u16 = Scalar {
+        flag: Flag::value("tls-port", "PORT"),
+        group: Group::Tls,
+        kind: Kind::Int { min: 1, max: 65535 },
+        default: Value("443"),
+        help: "HTTPS port",
+        note: "not the listen port",
+        form: Form::at(Section::Tls, 3, Widget::Number),
+    }
+    /// Staple OCSP responses (opt-in: Let's Encrypt ended OCSP in 2025).
+    ocsp_stapling: bool = bool {
+        flag: Flag::switch("ocsp-stapling"),
+        group: Group::Tls,
+        help: "Staple OCSP responses (Let's Encrypt ended OCSP in 2025)",
+        note: "only with tls",
+        form: Form::at(Section::Tls, 6, Widget::Checkbox),
+    }
+    /// Serve HTTP/3 over QUIC (nginx ≥ 1.25.0).
+    http3: bool = bool {
+        flag: Flag::switch("http3"),
+        group: Group::Tls,
+        help: "Serve HTTP/3 (nginx 1.25 or later, with --tls)",
+        note: "only with tls and nginx 1.25.0 or later",
+        form: Form::at(Section::Tls, 7, Widget::Checkbox),
+    }
+    /// Names the site answers to.
+    server_names: Vec<ServerName> = Vec<String> {
+        flag: Flag::value("server-name", "NAME"),
+        group: Group::Tls,
+        kind: Kind::List {
+            accepted: "host names such as example.com, *.example.com or _",
+            example: "www.example.org",
+        },
+        default: List(&["example.com"]),
+        help: "Host name of the site",
+        note: "the first names the site's files",
+        form: Form::at(Section::Workload, 2, Widget::List),
+    }
+    /// Document root; `None` means the layout's usual one.
+    root: Option<SafePath> = String {
+        flag: Flag::value("root", "PATH"),
+        group: Group::Tls,
+        kind: Kind::Path,
+        default: Unset("the layout's, e.g. /var/www/html"),
+        help: "Document root",
+        form: Form::at(Section::Advanced, 2, Widget::Text),
+    }
+    /// Plain-HTTP listen address and port.
+    listen: Listen = String {
+        flag: Flag::value("listen", "ADDR"),
+        group: Group::Tls,
+        kind: Kind::Text {
+            type_name: "address",
+            accepted: "a port, or address:port such as 80, 127.0.0.1:8080 or [::]:80",
+            example: "127.0.0.1:8080",
+        },
+        default: Value("80"),
+        help: "Plain-HTTP listen port or address:port",
+        note: "not 443 without tls",
+        form: Form::at(Section::Advanced, 1, Widget::Text),
+    }
+    /// Application servers (proxy, api and mixed workloads).
+    upstreams: Vec<Upstream> = Vec<String> {
+        flag: Flag::value("upstream", "ADDR"),
+        group: Group::Workload,
+        kind: Kind::List {
+            accepted: "host:port or unix:/path, such as 127.0.0.1:8080",
+            example: "unix:/run/app.sock",
+        },
+        default: List(&["127.0.0.1:8080"]),
+        help: "Application server, host:port or unix:/path",
+        form: Form::at(Section::Workload, 3, Widget::List),
+    }
+    /// Expected peak concurrent client connections; `None` derives it from the machine.
+    clients: Option<u32> = Scalar {
+        flag: Flag::value("clients", "N"),
+        group: Group::Workload,
+        kind: Kind::Int { min: limits::CLIENTS.0, max: limits::CLIENTS.1 },
+        default: Unset("derived from the machine"),
+        help: "Expected peak concurrent client connections",
+        form: Form::at(Section::Workload, 4, Widget::Number),
+    }
+    /// Number of static files served.
+    static_files: u32 = Scalar {
+        flag: Flag::value("static-files", "N"),
+        group: Group::Workload,
+        kind: Kind::Int { min: limits::STATIC_FILES.0, max: limits::STATIC_FILES.1 },
+        default: Value("1000"),
+        help: "Number of static files served",
+        form: Form::at(Section::Workload, 5, Widget::Number),
+    }
+    /// Typical response body size.
+    response_size: ByteSize = String {
+        flag: Flag::value("response-size", "SIZE"),
+        group: Group::Workload,
+        kind: Kind::Size { min: limits::RESPONSE_SIZE.0, max: limits::RESPONSE_SIZE.1 },
+        default: Value("32K"),
+        help: "Typical response size",
+        form: Form::at(Section::Workload, 6, Widget::Text),
+    }
+    /// Clients reach nginx through a load balancer or CDN.
+    behind_lb: bool = bool {
+        flag: Flag::switch("behind-lb"),
+        group: Group::Workload,
+        help: "Clients arrive through a load balancer or CDN",
+        form: Form::at(Section::Advanced, 3, Widget::Checkbox),
+    }
+    /// Addresses of the load balancers whose `X-Forwarded-For` is trusted.
+    trusted_proxies: Vec<Cidr> = Vec<String> {
+        flag: Flag::value("trusted-proxy", "CIDR"),
+        group: Group::Workload,
+        kind: Kind::List {
+            accepted: "addresses or networks such as 10.0.0.0/8",
+            example: "192.0.2.7",
+        },
+        default: List(&["10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16"]),
+        help: "Load balancer address or network trusted for X-Forwarded-For",
+        form: Form::at(Section::Advanced, 4, Widget::List),
+    }
+    /// The brotli modules are installed.
+    brotli: bool = bool {
+        flag: Flag::switch("brotli"),
+        group: Group::Software,
+        help: "The brotli modules are installed",
+        form: Form::at(Section::Tls, 8, Widget::Checkbox),
+    }
+    /// Distribution layout.
+    layout: Layout = String {
+        flag: Flag::value("layout", "LAYOUT"),
+        group: Group::Software,
+        kind: Kind::Choice(Layout::NAMES),
+        default: Value("debian"),
+        help: "Distribution layout",
+        form: Form::at(Section::Machine, 3, Widget::Select),
+    }
+    /// Language of comments and reasons.
+    lang: Lang = String {
+        flag: Flag::value("lang", "LANG"),
+        group: Group::Output,
+        kind: Kind::Choice(Lang::NAMES),
+        default: Value("en"),
+        help: "Language of comments and reasons",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Group, INPUTS, Inputs, RawInputs, RawValue, defaults};
+
+    fn sample_document(name: &str) -> RawInputs {
+        Inputs::sample_document(name).unwrap()
+    }
+
+    #[test]
+    fn the_registry_matches_the_json_document() {
+        // The default document has every input except those whose default is "not given".
+        let json = serde_json::to_value(defaults().to_raw()).unwrap();
+        let mut keys: Vec<&str> = json
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        let mut names: Vec<&str> = INPUTS
+            .iter()
+            .filter(|i| !matches!(i.default, super::super::DefaultValue::Unset(_)))
+            .map(|i| i.name)
+            .collect();
+        keys.sort_unstable();
+        names.sort_unstable();
+        assert_eq!(keys, names);
+        let mut flags: Vec<&str> = INPUTS.iter().map(|i| i.flag.long).collect();
+        flags.sort_unstable();
+        flags.dedup();
+        assert_eq!(flags.len(), INPUTS.len(), "every flag is distinct");
+    }
+
+    /// Every input, set to its sample, reads into `Inputs`, writes back with `to_raw`, goes
+    /// through JSON text and reads into the same Inputs: one definition serves both ways.
+    #[test]
+    fn every_input_round_trips_through_json() {
+        for spec in INPUTS {
+            let raw = sample_document(spec.name);
+            let inputs = Inputs::from_raw(&raw).unwrap_or_else(|e| panic!("{}: {e}", spec.name));
+            assert_ne!(
+                inputs,
+                Inputs::default(),
+                "{}: the sample is the default",
+                spec.name
+            );
+            let back = inputs.to_raw();
+            assert_eq!(back.get(spec.name), Some(spec.sample()), "{}", spec.name);
+            let text = serde_json::to_string(&back).unwrap();
+            assert_eq!(Inputs::from_json(&text).unwrap(), inputs, "{}", spec.name);
+            let minimal = serde_json::to_string(&inputs.to_raw_minimal()).unwrap();
+            assert!(
+                minimal.contains(&format!("\"{}\":", spec.name)),
+                "{minimal}"
+            );
+            assert_eq!(
+                Inputs::from_json(&minimal).unwrap(),
+                inputs,
+                "{}",
+                spec.name
+            );
+        }
+    }
+
+    #[test]
+    fn a_value_of_the_wrong_shape_is_refused() {
+        let mut raw = RawInputs::default();
+        assert!(raw.set("tls", Some(RawValue::Text("yes".into()))).is_err());
+        assert!(raw.set("vcpu", Some(RawValue::List(vec![]))).is_err());
+        assert!(raw.set("cpus", None).is_err());
+        assert!(raw.set("vcpu", Some(RawValue::Text("4".into()))).is_ok());
+        assert_eq!(raw.get("vcpu"), Some(RawValue::Text("4".into())));
+    }
+
+    #[test]
+    fn switches_default_to_off_and_only_the_machine_is_always_written() {
+        for spec in INPUTS {
+            if spec.is_switch() {
+                // to_command writes a switch only when it is on: its default must be off.
+                assert_eq!(spec.default_text(), None, "{}", spec.name);
+                assert!(
+                    !defaults()
+                        .to_raw()
+                        .get(spec.name)
+                        .is_some_and(|v| v == RawValue::Bool(true))
+                );
+            }
+        }
+        let minimal = serde_json::to_value(Inputs::default().to_raw_minimal()).unwrap();
+        let machine: Vec<&str> = INPUTS
+            .iter()
+            .filter(|i| i.group == Group::Machine)
+            .map(|i| i.name)
+            .collect();
+        assert_eq!(minimal.as_object().unwrap().len(), machine.len());
+        assert_eq!(
+            Inputs::default().to_command(),
+            "nginx-gen --vcpu 4 --ram 8G"
+        );
+    }
+
+    #[test]
+    fn the_defaults_agree_with_the_named_constants() {
+        let d = defaults();
+        assert_eq!(d.nginx_version, super::super::DEFAULT_NGINX);
+        assert_eq!(d.openssl_version, super::super::DEFAULT_OPENSSL);
+    }
+
+    #[test]
+    fn validation_states_the_registry_range() {
+        for spec in INPUTS {
+            if let super::Kind::Int { max, .. } = spec.kind {
+                let mut raw = RawInputs::default();
+                raw.set(spec.name, Some(RawValue::Int(i64::from(max) + 1)))
+                    .unwrap();
+                let err = Inputs::from_raw(&raw).unwrap_err();
+                let e = err.for_field(spec.name).unwrap();
+                assert_eq!(e.accepted, spec.kind.accepted());
+                assert!(e.accepted.contains(&max.to_string()));
+            }
+        }
+    }
+}

@@ -1,0 +1,216 @@
+//! Validation as a whole ([`Inputs::from_raw`]: every field, then the rules that involve
+//! several), and the ways back: the raw document and the reproducing command line.
+
+use std::fmt::Write as _;
+
+use crate::policy::{Feature, Versions};
+
+use super::check::Checker;
+use super::raw::RawValue;
+use super::values::ServerName;
+use super::{Group, INPUTS, InputErrors, Inputs, RawInputs, defaults};
+
+impl Default for Inputs {
+    /// The guide's machine: 4 vCPU, 8 GiB, static files (the registry's defaults).
+    fn default() -> Self {
+        defaults().clone()
+    }
+}
+
+impl Inputs {
+    /// Validates raw inputs; every problem is reported, each naming its field.
+    pub fn from_raw(raw: &RawInputs) -> Result<Self, InputErrors> {
+        let mut c = Checker::default();
+        let inputs = Self::read_fields(raw, &mut c);
+        inputs.check_combinations(&mut c);
+        if c.errors.is_empty() {
+            Ok(inputs)
+        } else {
+            Err(InputErrors(c.errors))
+        }
+    }
+
+    /// Rules that involve more than one field.
+    fn check_combinations(&self, c: &mut Checker) {
+        let versions = self.versions();
+        // `.x` already means `x` and `*.x`; nginx would ignore the duplicate with a warning.
+        for name in self.server_names.iter().map(ServerName::as_str) {
+            if let Some(base) = name.strip_prefix('.') {
+                let wildcard = format!("*.{base}");
+                if let Some(dup) = self
+                    .server_names
+                    .iter()
+                    .find(|n| n.as_str() == base || n.as_str() == wildcard)
+                {
+                    c.fail(
+                        "server_names",
+                        format!(
+                            "'{}' is listed twice: '{name}' already covers {base} and *.{base}",
+                            dup.as_str()
+                        ),
+                        "names that do not overlap",
+                    );
+                }
+            }
+        }
+        if self.http3 && !self.tls {
+            c.fail("http3", "HTTP/3 needs TLS", "http3 only together with tls");
+        } else if self.http3 && !versions.has(Feature::Quic) {
+            c.fail(
+                "http3",
+                format!("nginx {} has no HTTP/3", self.nginx_version),
+                format!("http3 with nginx {} or later", Feature::Quic.since()),
+            );
+        }
+        if !self.tls && self.listen.port == 443 {
+            c.fail(
+                "listen",
+                "port 443 is the HTTPS port, but TLS is off",
+                "another port, or 443 together with tls (which uses tls_port)",
+            );
+        }
+        if self.ocsp_stapling && !self.tls {
+            c.fail(
+                "ocsp_stapling",
+                "OCSP stapling needs TLS",
+                "ocsp_stapling only together with tls",
+            );
+        }
+        if self.tls && self.tls_port == self.listen.port {
+            c.fail(
+                "tls_port",
+                format!("port {} is also the plain-HTTP port", self.tls_port),
+                "a port other than the listen port",
+            );
+        }
+        if self.tls_cert.is_some() != self.tls_key.is_some() {
+            let field = if self.tls_cert.is_some() {
+                "tls_key"
+            } else {
+                "tls_cert"
+            };
+            c.fail(
+                field,
+                "certificate and key must be given together",
+                "both tls_cert and tls_key, or neither",
+            );
+        }
+    }
+
+    /// A valid document that sets input `name` to its registry sample, plus the inputs
+    /// the rules above need with it (`tls` for `ocsp_stapling`); for tests that walk the
+    /// registry. `None` for a name that is not an input.
+    pub fn sample_document(name: &str) -> Option<RawInputs> {
+        let companions: &[&str] = match name {
+            "ocsp_stapling" | "http3" => &["tls"],
+            "tls_cert" => &["tls_key"],
+            "tls_key" => &["tls_cert"],
+            _ => &[],
+        };
+        let mut raw = RawInputs::default();
+        for n in std::iter::once(name).chain(companions.iter().copied()) {
+            raw.set(n, Some(super::input(n)?.sample())).ok()?;
+        }
+        Some(raw)
+    }
+
+    /// Reads the JSON input document (the schema of [`RawInputs`]) and validates it.
+    pub fn from_json(text: &str) -> Result<Self, InputErrors> {
+        Self::from_raw(&RawInputs::from_json(text)?)
+    }
+
+    /// The versions that select syntax and features.
+    pub const fn versions(&self) -> Versions {
+        Versions {
+            nginx: self.nginx_version,
+            openssl: self.openssl_version,
+        }
+    }
+
+    /// The first server name, which names the site file and the default certificate path.
+    pub fn primary_name(&self) -> &ServerName {
+        &self.server_names[0]
+    }
+
+    /// The raw document holding only what differs from the defaults (always the machine's
+    /// size, so that it reproduces the output on any machine).
+    pub fn to_raw_minimal(&self) -> RawInputs {
+        let full = self.to_raw();
+        let d = defaults().to_raw();
+        let mut minimal = RawInputs::default();
+        for input in INPUTS {
+            let value = full.get(input.name);
+            if input.group == Group::Machine || value != d.get(input.name) {
+                let _ = minimal.set(input.name, value);
+            }
+        }
+        minimal
+    }
+
+    /// The `nginx-gen` command line that reproduces these inputs exactly: the machine's
+    /// size always, every other flag only where it differs from the default, switches last.
+    pub fn to_command(&self) -> String {
+        let full = self.to_raw();
+        let d = defaults().to_raw();
+        let mut cmd = String::with_capacity(96);
+        cmd.push_str("nginx-gen");
+        let mut switches = String::new();
+        for input in INPUTS {
+            let value = full.get(input.name);
+            if input.group != Group::Machine && value == d.get(input.name) {
+                continue;
+            }
+            let flag = input.flag.long;
+            match value {
+                None | Some(RawValue::Bool(false)) => {}
+                Some(RawValue::Bool(true)) => {
+                    let _ = write!(switches, " --{flag}");
+                }
+                Some(RawValue::Int(n)) => {
+                    let _ = write!(cmd, " --{flag} {n}");
+                }
+                Some(RawValue::Text(text)) => {
+                    let _ = write!(cmd, " --{flag} {text}");
+                }
+                Some(RawValue::List(items)) => {
+                    for item in items {
+                        let _ = write!(cmd, " --{flag} {item}");
+                    }
+                }
+            }
+        }
+        cmd.push_str(&switches);
+        cmd
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn raw(json: &str) -> Result<Inputs, InputErrors> {
+        Inputs::from_json(json)
+    }
+
+    #[test]
+    fn empty_document_gives_the_defaults() {
+        assert_eq!(raw("{}").unwrap(), Inputs::default());
+    }
+
+    #[test]
+    fn every_bad_field_is_named() {
+        let err = raw(r#"{"vcpu": 0, "ram": "8Q", "workload": "foo", "server_names": ["a;b"]}"#)
+            .unwrap_err();
+        let fields: Vec<_> = err.0.iter().map(|e| e.field.as_str()).collect();
+        assert_eq!(fields, ["vcpu", "ram", "workload", "server_names"]);
+    }
+
+    #[test]
+    fn command_reproduces_inputs() {
+        let inputs = raw(r#"{"vcpu": 2, "ram": "1.5G", "workload": "api", "tls": true, "upstreams": ["10.0.0.2:9000", "10.0.0.3:9000"]}"#).unwrap();
+        assert_eq!(
+            inputs.to_command(),
+            "nginx-gen --vcpu 2 --ram 1536M --workload api --upstream 10.0.0.2:9000 --upstream 10.0.0.3:9000 --tls"
+        );
+    }
+}

@@ -1,0 +1,387 @@
+//! The typed values of the inputs: closed choices and the newtypes that reject anything
+//! that could break out of a directive.
+
+use std::fmt;
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
+use std::str::FromStr;
+
+use crate::choice::choice;
+
+choice! {
+    /// What the server mostly does; it changes the numbers, not only the locations.
+    pub enum Workload {
+        /// Files from disk: HTML, CSS, JS, images.
+        Static = "static",
+        /// A reverse proxy in front of an application.
+        Proxy = "proxy",
+        /// A reverse proxy for a JSON API: small responses, many requests.
+        Api = "api",
+        /// Static files plus a proxied application behind them.
+        Mixed = "mixed",
+    }
+}
+
+impl Workload {
+    /// Whether this workload opens connections to upstream servers.
+    pub const fn proxies(self) -> bool {
+        !matches!(self, Self::Static)
+    }
+    /// Whether this workload serves files from disk.
+    pub const fn serves_files(self) -> bool {
+        matches!(self, Self::Static | Self::Mixed)
+    }
+}
+
+choice! {
+    /// Mozilla server-side TLS profile (guideline 6.0).
+    pub enum TlsProfile {
+        /// TLS 1.2 and 1.3, for general-purpose servers.
+        Intermediate = "intermediate",
+        /// TLS 1.3 only, for services whose clients are all current.
+        Modern = "modern",
+    }
+}
+
+choice! {
+    /// Where the distribution's nginx package keeps things.
+    pub enum Layout {
+        /// Debian and Ubuntu packages (`www-data`, `modules-enabled/`).
+        Debian = "debian",
+        /// RHEL, Fedora and their rebuilds.
+        Rhel = "rhel",
+        /// The packages from nginx.org.
+        NginxOrg = "nginx-org",
+        /// The official `nginx` container image.
+        Docker = "docker",
+    }
+}
+
+choice! {
+    /// Language of the reason texts and comments.
+    pub enum Lang {
+        /// English.
+        En = "en",
+        /// German.
+        De = "de",
+        /// Dutch.
+        Nl = "nl",
+        /// Russian.
+        Ru = "ru",
+        /// Spanish.
+        Es = "es",
+    }
+}
+
+/// A host name nginx can match: `example.com`, `*.example.com`, `.example.com`, `_` or an
+/// IP address. Regular-expression names are not accepted.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ServerName(String);
+
+impl ServerName {
+    /// The name as written in `server_name`.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+    /// The name used for the site's file: the name without wildcard, `default` for `_`.
+    pub fn file_stem(&self) -> &str {
+        match self.0.trim_start_matches("*.").trim_start_matches('.') {
+            "_" => "default",
+            s => s,
+        }
+    }
+}
+
+fn is_hostname(s: &str) -> bool {
+    s.len() <= 253
+        && !s.is_empty()
+        && s.split('.').all(|label| {
+            !label.is_empty()
+                && label.len() <= 63
+                && label
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-')
+                && !label.starts_with('-')
+                && !label.ends_with('-')
+        })
+}
+
+impl fmt::Display for ServerName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl FromStr for ServerName {
+    type Err = &'static str;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let bare = s
+            .strip_prefix("*.")
+            .or_else(|| s.strip_prefix('.'))
+            .unwrap_or(s);
+        if s == "_" || is_hostname(bare) || s.parse::<IpAddr>().is_ok() {
+            Ok(Self(s.to_ascii_lowercase()))
+        } else {
+            Err("not a host name")
+        }
+    }
+}
+
+/// An absolute path made only of characters that need no quoting in any of the files
+/// nginx-gen writes: letters, digits and `/ . _ - + @ % , : = ~`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct SafePath(String);
+
+impl SafePath {
+    /// The path.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for SafePath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl FromStr for SafePath {
+    type Err = &'static str;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        if !s.starts_with('/') {
+            return Err("must be an absolute path");
+        }
+        if s.len() > 1024 {
+            return Err("is longer than 1024 characters");
+        }
+        if !s
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"/._-+@%,:=~".contains(&b))
+        {
+            return Err("contains a character that is not allowed");
+        }
+        if s.split('/').any(|part| part == "..") {
+            return Err("must not contain '..'");
+        }
+        Ok(Self(s.to_owned()))
+    }
+}
+
+/// Where a server listens: `80`, `*:80`, `127.0.0.1:8080` or `[::]:80`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Listen {
+    /// The address, or `None` for every IPv4 address.
+    pub addr: Option<IpAddr>,
+    /// The TCP port.
+    pub port: u16,
+}
+
+impl Listen {
+    /// The same address on another port, as nginx's `listen` writes it.
+    pub fn with_port(self, port: u16) -> String {
+        match self.addr {
+            None => port.to_string(),
+            Some(IpAddr::V4(a)) => format!("{a}:{port}"),
+            Some(IpAddr::V6(a)) => format!("[{a}]:{port}"),
+        }
+    }
+}
+
+impl fmt::Display for Listen {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.with_port(self.port))
+    }
+}
+
+fn parse_port(s: &str) -> Result<u16, &'static str> {
+    match s.parse::<u16>() {
+        Ok(0) | Err(_) => Err("the port must be a number from 1 to 65535"),
+        Ok(p) => Ok(p),
+    }
+}
+
+impl FromStr for Listen {
+    type Err = &'static str;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let (addr, port) = match s.rsplit_once(':') {
+            None => {
+                return Ok(Self {
+                    addr: None,
+                    port: parse_port(s)?,
+                });
+            }
+            Some((addr, port)) => (addr, parse_port(port)?),
+        };
+        let addr = match addr {
+            "*" => None,
+            a if a.starts_with('[') && a.ends_with(']') => Some(IpAddr::V6(
+                a[1..a.len() - 1]
+                    .parse::<Ipv6Addr>()
+                    .map_err(|_| "not an IPv6 address")?,
+            )),
+            a => Some(IpAddr::V4(
+                a.parse::<Ipv4Addr>().map_err(|_| "not an IPv4 address")?,
+            )),
+        };
+        Ok(Self { addr, port })
+    }
+}
+
+/// An upstream server: `127.0.0.1:8080`, `[::1]:8080`, `app.internal:3000` or
+/// `unix:/run/app.sock`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Upstream {
+    /// A TCP address; the host is an IP address or a host name.
+    Tcp {
+        /// IP address (IPv6 in brackets) or host name.
+        host: String,
+        /// TCP port.
+        port: u16,
+    },
+    /// A Unix domain socket.
+    Unix(SafePath),
+}
+
+impl Upstream {
+    /// Whether connections to this server stay on the machine (loopback or Unix socket).
+    pub fn is_local(&self) -> bool {
+        match self {
+            Self::Unix(_) => true,
+            Self::Tcp { host, .. } => {
+                host == "localhost"
+                    || host
+                        .trim_matches(|c| c == '[' || c == ']')
+                        .parse::<IpAddr>()
+                        .is_ok_and(|ip| ip.is_loopback())
+            }
+        }
+    }
+    /// Whether the host is a name that nginx resolves once, at start-up.
+    pub fn is_hostname(&self) -> bool {
+        matches!(self, Self::Tcp { host, .. } if !host.starts_with('[') && host.parse::<IpAddr>().is_err())
+    }
+    /// The TCP port, if any.
+    pub fn port(&self) -> Option<u16> {
+        match self {
+            Self::Tcp { port, .. } => Some(*port),
+            Self::Unix(_) => None,
+        }
+    }
+}
+
+impl fmt::Display for Upstream {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Tcp { host, port } => write!(f, "{host}:{port}"),
+            Self::Unix(path) => write!(f, "unix:{}", path.as_str()),
+        }
+    }
+}
+
+impl FromStr for Upstream {
+    type Err = &'static str;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        if let Some(path) = s.strip_prefix("unix:") {
+            return path.parse().map(Self::Unix);
+        }
+        let (host, port) = s
+            .rsplit_once(':')
+            .ok_or("needs a port, as in 127.0.0.1:8080")?;
+        let port = parse_port(port)?;
+        let valid = if let Some(v6) = host.strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
+            v6.parse::<Ipv6Addr>().is_ok()
+        } else {
+            host.parse::<Ipv4Addr>().is_ok() || is_hostname(host)
+        };
+        if !valid {
+            return Err("not an IP address or host name");
+        }
+        Ok(Self::Tcp {
+            host: host.to_ascii_lowercase(),
+            port,
+        })
+    }
+}
+
+/// An address or network in CIDR notation: `10.0.0.0/8`, `192.0.2.7`, `2001:db8::/32`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Cidr {
+    /// The address.
+    pub addr: IpAddr,
+    /// The prefix length, if one was given.
+    pub prefix: Option<u8>,
+}
+
+impl fmt::Display for Cidr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.prefix {
+            Some(p) => write!(f, "{}/{p}", self.addr),
+            None => write!(f, "{}", self.addr),
+        }
+    }
+}
+
+impl FromStr for Cidr {
+    type Err = &'static str;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let (addr, prefix) = match s.split_once('/') {
+            Some((a, p)) => (
+                a,
+                Some(p.parse::<u8>().map_err(|_| "the prefix must be a number")?),
+            ),
+            None => (s, None),
+        };
+        let addr: IpAddr = addr.parse().map_err(|_| "not an IP address")?;
+        let max = if addr.is_ipv4() { 32 } else { 128 };
+        if prefix.is_some_and(|p| p > max) {
+            return Err("the prefix is longer than the address");
+        }
+        Ok(Self { addr, prefix })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hostile_strings_are_rejected() {
+        for name in [
+            "a;b",
+            "a{",
+            "a}",
+            "\"x\"",
+            "#x",
+            "$host",
+            "a\nb",
+            "a\0b",
+            "a b",
+            "ä.example",
+        ] {
+            assert!(name.parse::<ServerName>().is_err(), "{name:?}");
+        }
+        for path in [
+            "/a;b", "/a b", "/a\"", "relative", "/a/../b", "/a$x", "/a\n",
+        ] {
+            assert!(path.parse::<SafePath>().is_err(), "{path:?}");
+        }
+    }
+
+    #[test]
+    fn listen_and_upstream_forms() {
+        assert_eq!("80".parse::<Listen>().unwrap().to_string(), "80");
+        assert_eq!(
+            "[::]:8080".parse::<Listen>().unwrap().to_string(),
+            "[::]:8080"
+        );
+        assert!("0".parse::<Listen>().is_err());
+        assert!("[::1]:8080".parse::<Upstream>().unwrap().is_local());
+        assert!(
+            "app.internal:3000"
+                .parse::<Upstream>()
+                .unwrap()
+                .is_hostname()
+        );
+        assert!("unix:/run/app.sock".parse::<Upstream>().unwrap().is_local());
+        assert!("10.0.0.5".parse::<Upstream>().is_err());
+    }
+}
