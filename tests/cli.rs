@@ -422,3 +422,60 @@ mod output {
         assert!(!out.stderr.contains(&0x1b), "escape codes despite NO_COLOR");
     }
 }
+
+/// The "Reproduce with" command of a file reproduces every file byte for byte, on this host
+/// and without it: it carries every input, `--no-detect` and the policy.
+#[test]
+fn the_reproduce_command_reproduces_the_output() {
+    let first = run(&[
+        "--vcpu",
+        "2",
+        "--ram",
+        "3G",
+        "--workload",
+        "mixed",
+        "--tls",
+        "--http3",
+        "--server-name",
+        "example.org",
+        "--brotli",
+        "--clients",
+        "5000",
+    ]);
+    assert!(first.status.success());
+    let text = String::from_utf8(first.stdout).unwrap();
+    let command = text
+        .lines()
+        .skip_while(|l| !l.starts_with("# Reproduce with:"))
+        .nth(1)
+        .and_then(|l| l.strip_prefix("#   nginx-gen "))
+        .expect("the header names the command");
+    assert!(
+        command.starts_with("--no-detect ") && command.contains(" --policy "),
+        "{command}"
+    );
+    let again = run(&command.split(' ').collect::<Vec<_>>());
+    assert!(again.status.success());
+    assert_eq!(String::from_utf8(again.stdout).unwrap(), text);
+}
+
+/// Inputs written for another tuning policy still generate, with a warning naming both.
+#[test]
+fn another_policy_is_warned_about() {
+    let out = run(&[
+        "--vcpu", "2", "--ram", "2G", "--policy", "2026.11", "--format", "json",
+    ]);
+    assert!(out.status.success());
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let warning = doc["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|w| w["id"] == "policy")
+        .expect("a policy warning");
+    assert_eq!(warning["field"], "policy");
+    assert!(warning["message"].as_str().unwrap().contains("2026.11"));
+    assert_eq!(doc["inputs"]["policy"], "2026.11");
+    let bad = run(&["--policy", "next"]);
+    assert_eq!(bad.status.code(), Some(2));
+}

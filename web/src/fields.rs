@@ -175,12 +175,12 @@ mod tests {
     }
 
     #[test]
-    fn the_form_shows_every_input_but_the_language() {
+    fn the_form_shows_every_input_but_the_language_and_the_policy() {
         let shown: Vec<&str> = Field::all().iter().map(|f| f.key()).collect();
         for input in INPUTS {
             assert_eq!(
                 shown.contains(&input.name),
-                input.name != "lang",
+                !matches!(input.name, "lang" | "policy"),
                 "{}",
                 input.name
             );

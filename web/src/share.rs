@@ -1,13 +1,16 @@
 //! The share URL: the whole input state in the query string, as a typed value.
 //!
-//! `?v=1&vcpu=8&ram=16G&workload=proxy&tls=1&lang=de` — `v` is the format version, every
-//! other parameter is a field of the JSON input schema, and only values that differ from
-//! the defaults are written. Reading is forgiving: an unknown parameter, or a value the
-//! core rejects, falls back to the default and is reported as a [`Notice`].
+//! `?v=1&vcpu=8&ram=16G&workload=proxy&…&tls=1&lang=de&policy=2026.12` — `v` is the format
+//! version, every other parameter is a field of the JSON input schema. Every input is
+//! written, with the tuning policy, so a later change of a default cannot change what an
+//! old link produces, and a link made under another policy says so (the core warns).
+//! Reading is forgiving: an unknown parameter, or a value the core rejects, falls back to
+//! the default and is reported as a [`Notice`]; a parameter a link leaves out (older links
+//! wrote only what differed) takes the default.
 
 use std::fmt::Write;
 
-use nginx_gen_core::{Inputs, Lang, RawInputs};
+use nginx_gen_core::{Inputs, RawInputs};
 
 use crate::fields::{Field, Widget};
 
@@ -127,6 +130,9 @@ impl ShareState {
             let known = if key == "lang" {
                 raw.lang = Some(value.clone());
                 true
+            } else if key == "policy" {
+                raw.policy = Some(value.clone());
+                true
             } else if let Some(field) = Field::from_key(&key) {
                 if field.apply(&mut raw, &value) {
                     true
@@ -206,18 +212,15 @@ impl ShareState {
         }
     }
 
-    /// The query string for `inputs` (with the leading `?`), holding only what differs
-    /// from the defaults; empty when everything is default.
+    /// The query string for `inputs` (with the leading `?`): every input that has a value,
+    /// the language and the policy the inputs were written for.
     pub fn to_query(inputs: &Inputs) -> String {
         let raw = inputs.to_raw();
-        let defaults = Inputs::default().to_raw();
         let mut params = Vec::new();
         for &field in Field::all() {
-            let value = field.read(&raw);
-            if value == field.read(&defaults) {
+            let Some(value) = field.read(&raw) else {
                 continue;
-            }
-            let Some(value) = value else { continue };
+            };
             let value = match field.widget() {
                 Widget::Checkbox => if value == "true" { "1" } else { "0" }.to_owned(),
                 Widget::List => value.replace(", ", ","),
@@ -225,14 +228,13 @@ impl ShareState {
             };
             params.push(format!("{}={}", field.key(), encode_component(&value)));
         }
-        if inputs.lang != Lang::En {
-            params.push(format!("lang={}", inputs.lang));
-        }
-        if params.is_empty() {
-            String::new()
-        } else {
-            format!("?v={VERSION}&{}", params.join("&"))
-        }
+        params.push(format!("lang={}", inputs.lang));
+        let policy = inputs
+            .policy
+            .as_ref()
+            .map_or(nginx_gen_core::POLICY_VERSION, |p| p.as_str());
+        params.push(format!("policy={policy}"));
+        format!("?v={VERSION}&{}", params.join("&"))
     }
 }
 
@@ -250,23 +252,58 @@ mod tests {
     }
 
     #[test]
-    fn defaults_give_an_empty_query_and_back() {
-        assert_eq!(ShareState::to_query(&Inputs::default()), "");
-        let s = ShareState::from_query("");
+    fn defaults_are_written_in_full_and_read_back() {
+        let q = ShareState::to_query(&Inputs::default());
+        assert!(q.starts_with("?v=1&vcpu=4&ram=8G&"), "{q}");
+        assert!(
+            q.ends_with(&format!(
+                "&lang=en&policy={}",
+                nginx_gen_core::POLICY_VERSION
+            )),
+            "{q}"
+        );
+        let s = ShareState::from_query(&q);
         assert_eq!(s.inputs, Inputs::default());
         assert!(s.notices.is_empty());
+        // A link without parameters (or an old one without these) takes the defaults.
+        assert_eq!(ShareState::from_query("").inputs, Inputs::default());
     }
 
     #[test]
-    fn only_changed_values_are_written_and_read_back() {
+    fn a_link_from_another_policy_is_kept_and_warned_about() {
+        let s = ShareState::from_query("?v=1&vcpu=8&policy=2026.11");
+        assert!(s.notices.is_empty());
+        assert_eq!(
+            s.inputs
+                .policy
+                .as_ref()
+                .map(nginx_gen_core::inputs::PolicyVersion::as_str),
+            Some("2026.11")
+        );
+        let plan = nginx_gen_core::Plan::new(&s.inputs);
+        assert!(plan.warnings.iter().any(|w| w.id == "policy"));
+        assert!(ShareState::to_query(&s.inputs).ends_with("&policy=2026.11"));
+        let bad = ShareState::from_query("?v=1&policy=soon");
+        assert_eq!(bad.notices[0].param, "policy");
+    }
+
+    #[test]
+    fn every_value_is_written_and_read_back() {
         let i = inputs(
             r#"{"vcpu": 8, "ram": "16G", "workload": "proxy", "tls": true, "http3": true, "server_names": ["a.example", "*.b.example"], "upstreams": ["[::1]:9000", "unix:/run/app.sock"], "lang": "ru"}"#,
         );
         let q = ShareState::to_query(&i);
-        assert_eq!(
-            q,
-            "?v=1&vcpu=8&ram=16G&workload=proxy&server_names=a.example,*.b.example&upstreams=%5B::1%5D:9000,unix:/run/app.sock&tls=1&http3=1&lang=ru"
-        );
+        for param in [
+            "?v=1&vcpu=8&ram=16G&",
+            "&workload=proxy&",
+            "&server_names=a.example,*.b.example&",
+            "&upstreams=%5B::1%5D:9000,unix:/run/app.sock&",
+            "&tls=1&",
+            "&http3=1&",
+            "&lang=ru&policy=",
+        ] {
+            assert!(q.contains(param), "{param} in {q}");
+        }
         let back = ShareState::from_query(&q);
         assert_eq!(back.inputs, i);
         assert!(back.has_lang);

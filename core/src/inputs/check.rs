@@ -9,7 +9,7 @@ use crate::version::Version;
 
 use super::raw::printable;
 use super::spec::{DefaultValue, Input, Kind};
-use super::values::{Lang, Layout, Listen, SafePath, TlsProfile, Workload};
+use super::values::{Lang, Layout, Listen, PolicyVersion, SafePath, TlsProfile, Workload};
 use super::{InputError, Scalar, limits};
 
 /// Collects validation errors while reading fields one by one.
@@ -250,6 +250,23 @@ impl Value for Option<u32> {
         Some(None)
     }
     fn default_raw(_: &Input) -> Option<Scalar> {
+        None
+    }
+}
+
+/// A policy version that may be left out (the running policy).
+impl Value for Option<PolicyVersion> {
+    type Raw = String;
+    fn check(spec: &Input, raw: &String, c: &mut Checker) -> Option<Self> {
+        c.text(spec, raw).map(Some)
+    }
+    fn to_raw(&self) -> Option<String> {
+        self.as_ref().map(ToString::to_string)
+    }
+    fn default_of(_: &Input, _: &mut Checker) -> Option<Self> {
+        Some(None)
+    }
+    fn default_raw(_: &Input) -> Option<String> {
         None
     }
 }

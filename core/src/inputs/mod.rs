@@ -141,7 +141,7 @@ pub use registry::{INPUTS, Inputs, RawInputs};
 pub use schema::json_schema;
 pub use spec::{DefaultValue, Flag, Form, Group, Input, Kind, PATH_ACCEPTED, Section, Widget};
 pub use values::{
-    Cidr, Lang, Layout, Listen, SafePath, ServerName, TlsProfile, Upstream, Workload,
+    Cidr, Lang, Layout, Listen, PolicyVersion, SafePath, ServerName, TlsProfile, Upstream, Workload,
 };
 
 use crate::version::Version;

@@ -10,7 +10,7 @@ use super::raw::Scalar;
 use super::spec::DefaultValue::{List, Unset, Value};
 use super::spec::{Flag, Form, Group, Kind, Section, Widget};
 use super::values::{
-    Cidr, Lang, Layout, Listen, SafePath, ServerName, TlsProfile, Upstream, Workload,
+    Cidr, Lang, Layout, Listen, PolicyVersion, SafePath, ServerName, TlsProfile, Upstream, Workload,
 };
 use crate::size::ByteSize;
 use crate::version::Version;
@@ -245,6 +245,19 @@ inputs! {
         default: Value("en"),
         help: "Language of comments and reasons",
     }
+    /// The tuning policy the inputs were written for (`None`: the running one). Commands,
+    /// share links and JSON documents carry it, so a later rule change is noticed.
+    policy: Option<PolicyVersion> = String {
+        flag: Flag::value("policy", "VERSION"),
+        group: Group::Output,
+        kind: Kind::Text {
+            type_name: "policy version",
+            accepted: "a tuning policy version such as 2026.12",
+            example: "2026.11",
+        },
+        default: Unset("the running policy"),
+        help: "Tuning policy the inputs were written for; a different one is warned about",
+    }
 }
 
 #[cfg(test)]
@@ -341,9 +354,15 @@ mod tests {
             .map(|i| i.name)
             .collect();
         assert_eq!(minimal.as_object().unwrap().len(), machine.len());
-        assert_eq!(
-            Inputs::default().to_command(),
-            "nginx-gen --vcpu 4 --ram 8G"
+        // Every input with a value, the policy last: a later default cannot change it.
+        let command = Inputs::default().to_command();
+        assert!(
+            command.starts_with("nginx-gen --no-detect --vcpu 4 --ram 8G --workload static"),
+            "{command}"
+        );
+        assert!(
+            command.ends_with(&format!(" --lang en --policy {}", crate::POLICY_VERSION)),
+            "{command}"
         );
     }
 

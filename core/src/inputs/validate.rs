@@ -21,7 +21,15 @@ impl Inputs {
     /// Validates raw inputs; every problem is reported, each naming its field.
     pub fn from_raw(raw: &RawInputs) -> Result<Self, InputErrors> {
         let mut c = Checker::default();
-        let inputs = Self::read_fields(raw, &mut c);
+        let mut inputs = Self::read_fields(raw, &mut c);
+        // The running policy is what "unset" means: one value, one meaning.
+        if inputs
+            .policy
+            .as_ref()
+            .is_some_and(|p| p.as_str() == crate::POLICY_VERSION)
+        {
+            inputs.policy = None;
+        }
         inputs.check_combinations(&mut c);
         if c.errors.is_empty() {
             Ok(inputs)
@@ -147,21 +155,27 @@ impl Inputs {
         minimal
     }
 
-    /// The `nginx-gen` command line that reproduces these inputs exactly: the machine's
-    /// size always, every other flag only where it differs from the default, switches last.
+    /// The `nginx-gen` command line that reproduces these inputs on any host and under a
+    /// later nginx-gen: `--no-detect`, every input (so a later change of a default cannot
+    /// change what it produces; inputs left unset mean "derived" and stay out), the policy
+    /// they were written for (the running one unless given), and the switches that are on (switches default to off, a
+    /// registry test keeps it so).
     pub fn to_command(&self) -> String {
         let full = self.to_raw();
-        let d = defaults().to_raw();
-        let mut cmd = String::with_capacity(96);
-        cmd.push_str("nginx-gen");
+        let mut cmd = String::with_capacity(400);
+        cmd.push_str("nginx-gen --no-detect");
         let mut switches = String::new();
         for input in INPUTS {
-            let value = full.get(input.name);
-            if input.group != Group::Machine && value == d.get(input.name) {
+            let flag = input.flag.long;
+            if input.name == "policy" {
+                let policy = self
+                    .policy
+                    .as_ref()
+                    .map_or(crate::POLICY_VERSION, |p| p.as_str());
+                let _ = write!(cmd, " --{flag} {policy}");
                 continue;
             }
-            let flag = input.flag.long;
-            match value {
+            match full.get(input.name) {
                 None | Some(RawValue::Bool(false)) => {}
                 Some(RawValue::Bool(true)) => {
                     let _ = write!(switches, " --{flag}");
@@ -210,7 +224,18 @@ mod tests {
         let inputs = raw(r#"{"vcpu": 2, "ram": "1.5G", "workload": "api", "tls": true, "upstreams": ["10.0.0.2:9000", "10.0.0.3:9000"]}"#).unwrap();
         assert_eq!(
             inputs.to_command(),
-            "nginx-gen --vcpu 2 --ram 1536M --workload api --upstream 10.0.0.2:9000 --upstream 10.0.0.3:9000 --tls"
+            format!(
+                "nginx-gen --no-detect --vcpu 2 --ram 1536M --workload api --nginx-version 1.30.0 \
+                 --openssl-version 3.0.0 --tls-profile intermediate --tls-port 443 \
+                 --server-name example.com --listen 80 --upstream 10.0.0.2:9000 \
+                 --upstream 10.0.0.3:9000 --static-files 1000 --response-size 32K \
+                 --trusted-proxy 10.0.0.0/8 --trusted-proxy 172.16.0.0/12 \
+                 --trusted-proxy 192.168.0.0/16 --layout debian --lang en --policy {} --tls",
+                crate::POLICY_VERSION
+            )
         );
+        let old = raw(r#"{"policy": "2026.11"}"#).unwrap();
+        assert!(old.to_command().contains(" --policy 2026.11"));
+        assert!(raw(r#"{"policy": "26.1"}"#).is_err());
     }
 }

@@ -385,3 +385,41 @@ mod tests {
         assert!("10.0.0.5".parse::<Upstream>().is_err());
     }
 }
+
+/// A tuning policy version, `YYYY.MM` (optionally with a letter suffix such as `2026.12b`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PolicyVersion(String);
+
+impl PolicyVersion {
+    /// The version as written.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl FromStr for PolicyVersion {
+    type Err = &'static str;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        const WRONG: &str = "not a policy version";
+        let (year, rest) = s.split_once('.').ok_or(WRONG)?;
+        let month: String = rest.chars().take_while(char::is_ascii_digit).collect();
+        let suffix = &rest[month.len()..];
+        let ok = year.len() == 4
+            && year.bytes().all(|b| b.is_ascii_digit())
+            && month.len() == 2
+            && (1..=12).contains(&month.parse::<u8>().unwrap_or(0))
+            && suffix.len() <= 1
+            && suffix.bytes().all(|b| b.is_ascii_lowercase());
+        if ok {
+            Ok(Self(s.to_owned()))
+        } else {
+            Err(WRONG)
+        }
+    }
+}
+
+impl fmt::Display for PolicyVersion {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}

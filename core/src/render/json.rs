@@ -73,7 +73,12 @@ impl<'a> JsonPlan<'a> {
             generator: VERSION,
             policy_version: POLICY_VERSION,
             command: plan.command.clone(),
-            inputs: plan.inputs.to_raw(),
+            inputs: {
+                // Every input and the policy, so the document reproduces this output.
+                let mut raw = plan.inputs.to_raw();
+                raw.policy.get_or_insert_with(|| POLICY_VERSION.to_owned());
+                raw
+            },
             capacity: plan.capacity,
             warnings: &plan.warnings,
             settings: plan

@@ -45,6 +45,10 @@ pub(crate) static TEXTS: &[Text] = &[
         "nginx {version} is affected by {id}: {summary}. Upgrade nginx.",
     ),
     Text::new(
+        "policy",
+        "These inputs were written for tuning policy {given}; this nginx-gen applies policy {current}, so values may differ from the ones made then (CHANGELOG.md lists what changed).",
+    ),
+    Text::new(
         "upstreams_unused",
         "The static workload proxies nothing; the upstreams are ignored.",
     ),
@@ -150,6 +154,20 @@ pub(crate) fn warnings(c: &Ctx) -> Vec<Warning> {
                 ],
             );
         }
+    }
+    if let Some(given) = i
+        .policy
+        .as_ref()
+        .filter(|p| p.as_str() != crate::POLICY_VERSION)
+    {
+        warn(
+            "policy",
+            Some("policy"),
+            &[
+                ("given", given.as_str()),
+                ("current", crate::POLICY_VERSION),
+            ],
+        );
     }
     if i.workload == Workload::Static && i.upstreams != defaults().upstreams {
         warn("upstreams_unused", Some("upstreams"), &[]);

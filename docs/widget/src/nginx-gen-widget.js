@@ -22,7 +22,7 @@ const INPUTS = [
   'vcpu', 'ram', 'workload', 'nginx_version', 'openssl_version', 'tls', 'tls_cert', 'tls_key',
   'tls_profile', 'tls_port', 'ocsp_stapling', 'http3', 'server_names', 'root', 'listen',
   'upstreams', 'clients', 'static_files', 'response_size', 'behind_lb', 'trusted_proxies',
-  'brotli', 'layout', 'lang',
+  'brotli', 'layout', 'lang', 'policy',
 ];
 
 let loading = null;

@@ -225,6 +225,7 @@ pub fn raw_inputs(
             brotli: Some(brotli && allow_brotli && layout != "rhel"),
             layout: Some(layout.into()),
             lang: Some(lang.into()),
+            policy: None,
         }
     })
 }
