@@ -156,3 +156,32 @@ fn every_documentation_link_belongs_to_a_rule() {
         );
     }
 }
+
+/// Every rule has a test beside it: the tests of its family's file name its setting.
+#[test]
+fn every_rule_is_tested_in_its_family_file() {
+    let families = [
+        ("process.rs", include_str!("process.rs")),
+        ("events.rs", include_str!("events.rs")),
+        ("http.rs", include_str!("http.rs")),
+        ("files.rs", include_str!("files.rs")),
+        ("compression.rs", include_str!("compression.rs")),
+        ("tls.rs", include_str!("tls.rs")),
+        ("proxy.rs", include_str!("proxy.rs")),
+        ("headers.rs", include_str!("headers.rs")),
+        ("site.rs", include_str!("site.rs")),
+        ("kernel.rs", include_str!("kernel.rs")),
+        ("limits.rs", include_str!("limits.rs")),
+    ];
+    let mut defined = 0;
+    for (file, source) in families {
+        let (rules, tests) = source
+            .split_once("#[cfg(test)]")
+            .unwrap_or_else(|| panic!("{file} has no tests"));
+        for name in rules.split("    name: \"").skip(1).filter_map(|s| s.split('"').next()) {
+            defined += 1;
+            assert!(tests.contains(&format!("\"{name}\"")), "{file}: no test names {name}");
+        }
+    }
+    assert_eq!(defined, RULES.len(), "every rule lives in a family file");
+}
