@@ -9,16 +9,16 @@ use crate::inputs::Workload;
 use crate::plan::{LocationRole, Scope, ServerRole};
 use crate::policy::Feature;
 
-const CATCH_ALL: Scope = Scope::Server {
+pub(crate) const CATCH_ALL: Scope = Scope::Server {
     server: ServerRole::CatchAll,
 };
-const CATCH_ALL_TLS: Scope = Scope::Server {
+pub(crate) const CATCH_ALL_TLS: Scope = Scope::Server {
     server: ServerRole::CatchAllTls,
 };
-const SITE: Scope = Scope::Server {
+pub(crate) const SITE: Scope = Scope::Server {
     server: ServerRole::Site,
 };
-const SITE_TLS: Scope = Scope::Server {
+pub(crate) const SITE_TLS: Scope = Scope::Server {
     server: ServerRole::SiteTls,
 };
 
@@ -367,16 +367,16 @@ mod tests {
     use crate::plan::{LocationRole, Scope, ServerRole};
     use crate::rules::testing::{formula, omitted, plan, value, values, values_in};
 
-    const CATCH_ALL: Scope = Scope::Server {
+    pub(crate) const CATCH_ALL: Scope = Scope::Server {
         server: ServerRole::CatchAll,
     };
-    const CATCH_ALL_TLS: Scope = Scope::Server {
+    pub(crate) const CATCH_ALL_TLS: Scope = Scope::Server {
         server: ServerRole::CatchAllTls,
     };
-    const SITE: Scope = Scope::Server {
+    pub(crate) const SITE: Scope = Scope::Server {
         server: ServerRole::Site,
     };
-    const SITE_TLS: Scope = Scope::Server {
+    pub(crate) const SITE_TLS: Scope = Scope::Server {
         server: ServerRole::SiteTls,
     };
 

@@ -178,9 +178,16 @@ fn every_rule_is_tested_in_its_family_file() {
         let (rules, tests) = source
             .split_once("#[cfg(test)]")
             .unwrap_or_else(|| panic!("{file} has no tests"));
-        for name in rules.split("    name: \"").skip(1).filter_map(|s| s.split('"').next()) {
+        for name in rules
+            .split("    name: \"")
+            .skip(1)
+            .filter_map(|s| s.split('"').next())
+        {
             defined += 1;
-            assert!(tests.contains(&format!("\"{name}\"")), "{file}: no test names {name}");
+            assert!(
+                tests.contains(&format!("\"{name}\"")),
+                "{file}: no test names {name}"
+            );
         }
     }
     assert_eq!(defined, RULES.len(), "every rule lives in a family file");

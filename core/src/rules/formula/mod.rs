@@ -466,13 +466,21 @@ mod tests {
 
     #[test]
     fn the_evaluator_rejects_wrong_texts() {
-        assert!(check("max(2 × 4096, 100) rounded up to 1024 = 9216").is_err());
-        assert!(check("clamp(129, 2, 64) = 129").is_err());
-        assert!(check("10000 clients / 2 s × 200 ms = 1000").is_err());
-        assert!(check("OpenSSL 3.5.1 ≥ 3.5.0").is_ok());
-        assert!(check("OpenSSL 3.0.2 ≥ 3.5.0").is_err());
-        assert!(check("vcpu = 4").is_ok());
-        assert!(check("just words").is_err());
-        assert!(check("max(worker_rlimit_nofile 10240, 524288) = 524288 ≥ 2 × 4096").is_ok());
+        let cases = [
+            ("max(2 × 4096, 100) rounded up to 1024 = 9216", false),
+            ("clamp(129, 2, 64) = 129", false),
+            ("10000 clients / 2 s × 200 ms = 1000", false),
+            ("OpenSSL 3.5.1 ≥ 3.5.0", true),
+            ("OpenSSL 3.0.2 ≥ 3.5.0", false),
+            ("vcpu = 4", true),
+            ("just words", false),
+            (
+                "max(worker_rlimit_nofile 10240, 524288) = 524288 ≥ 2 × 4096",
+                true,
+            ),
+        ];
+        for (text, holds) in cases {
+            assert_eq!(check(text).is_ok(), holds, "{text}");
+        }
     }
 }
