@@ -9,16 +9,16 @@ use crate::inputs::Workload;
 use crate::plan::{LocationRole, Scope, ServerRole};
 use crate::policy::Feature;
 
-pub(crate) const CATCH_ALL: Scope = Scope::Server {
+const CATCH_ALL: Scope = Scope::Server {
     server: ServerRole::CatchAll,
 };
-pub(crate) const CATCH_ALL_TLS: Scope = Scope::Server {
+const CATCH_ALL_TLS: Scope = Scope::Server {
     server: ServerRole::CatchAllTls,
 };
-pub(crate) const SITE: Scope = Scope::Server {
+const SITE: Scope = Scope::Server {
     server: ServerRole::Site,
 };
-pub(crate) const SITE_TLS: Scope = Scope::Server {
+const SITE_TLS: Scope = Scope::Server {
     server: ServerRole::SiteTls,
 };
 
@@ -364,21 +364,9 @@ pub(super) static ACCESS_LOG_ASSETS: Rule = Rule {
 
 #[cfg(test)]
 mod tests {
+    use super::{CATCH_ALL, CATCH_ALL_TLS, SITE, SITE_TLS};
     use crate::plan::{LocationRole, Scope, ServerRole};
     use crate::rules::testing::{formula, omitted, plan, value, values, values_in};
-
-    pub(crate) const CATCH_ALL: Scope = Scope::Server {
-        server: ServerRole::CatchAll,
-    };
-    pub(crate) const CATCH_ALL_TLS: Scope = Scope::Server {
-        server: ServerRole::CatchAllTls,
-    };
-    pub(crate) const SITE: Scope = Scope::Server {
-        server: ServerRole::Site,
-    };
-    pub(crate) const SITE_TLS: Scope = Scope::Server {
-        server: ServerRole::SiteTls,
-    };
 
     #[test]
     fn catch_all_owns_the_listen_options() {
