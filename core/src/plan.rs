@@ -108,6 +108,11 @@ pub enum FileKind {
     Systemd,
 }
 
+impl FileKind {
+    /// Every file, in the order they are written.
+    pub const ALL: [Self; 4] = [Self::Nginx, Self::Site, Self::Sysctl, Self::Systemd];
+}
+
 impl Scope {
     /// The file a setting of this scope goes to: the one `Scope → file` mapping.
     pub const fn file(self) -> FileKind {

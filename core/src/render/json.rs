@@ -3,8 +3,8 @@
 use serde::Serialize;
 
 use crate::inputs::RawInputs;
-use crate::plan::{Capacity, Omitted, Plan, Scope, Setting, Warning};
-use crate::render::{NGINX_PATH, SYSCTL_PATH, SYSTEMD_PATH};
+use crate::plan::{Capacity, Omitted, Plan, Scope, Warning};
+use crate::render::path_of;
 use crate::{POLICY_VERSION, VERSION};
 
 /// Version of the JSON document's layout; bumped on incompatible changes.
@@ -56,15 +56,6 @@ pub struct JsonPlan<'a> {
     pub precompress: Option<&'a str>,
 }
 
-fn file_of(plan: &Plan, setting: &Setting) -> String {
-    match setting.scope {
-        Scope::Main | Scope::Events | Scope::Http => NGINX_PATH.into(),
-        Scope::Upstream | Scope::Server { .. } | Scope::Location { .. } => plan.site_path(),
-        Scope::Sysctl => SYSCTL_PATH.into(),
-        Scope::Systemd => SYSTEMD_PATH.into(),
-    }
-}
-
 impl<'a> JsonPlan<'a> {
     /// The document for `plan`.
     pub fn new(plan: &'a Plan) -> Self {
@@ -85,7 +76,7 @@ impl<'a> JsonPlan<'a> {
                 .settings
                 .iter()
                 .map(|s| JsonSetting {
-                    file: file_of(plan, s),
+                    file: path_of(plan, s.scope.file()),
                     scope: s.scope,
                     name: s.name,
                     value: s.value(),

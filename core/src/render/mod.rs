@@ -25,7 +25,7 @@ use std::borrow::Cow;
 use serde::Serialize;
 
 use crate::choice::choice;
-use crate::plan::{Plan, Scope, Setting};
+use crate::plan::{FileKind, Plan, Scope, Setting};
 use crate::{POLICY_VERSION, VERSION};
 
 choice! {
@@ -67,26 +67,27 @@ pub const SYSTEMD_PATH: &str = "/etc/systemd/system/nginx.service.d/nginx-gen.co
 /// Path of the main nginx configuration.
 pub const NGINX_PATH: &str = "/etc/nginx/nginx.conf";
 
+/// The installed path of `file` for `plan`: the one `file → path` mapping.
+pub fn path_of(plan: &Plan, file: FileKind) -> String {
+    match file {
+        FileKind::Nginx => NGINX_PATH.into(),
+        FileKind::Site => plan.site_path(),
+        FileKind::Sysctl => SYSCTL_PATH.into(),
+        FileKind::Systemd => SYSTEMD_PATH.into(),
+    }
+}
+
 /// The four files to install, in order.
 pub fn files(plan: &Plan) -> Vec<File> {
-    vec![
-        File {
-            path: NGINX_PATH.into(),
-            contents: nginx_conf(plan),
-        },
-        File {
-            path: plan.site_path(),
-            contents: site(plan),
-        },
-        File {
-            path: SYSCTL_PATH.into(),
-            contents: sysctl(plan),
-        },
-        File {
-            path: SYSTEMD_PATH.into(),
-            contents: systemd(plan),
-        },
-    ]
+    let contents = [nginx_conf(plan), site(plan), sysctl(plan), systemd(plan)];
+    FileKind::ALL
+        .into_iter()
+        .zip(contents)
+        .map(|(kind, contents)| File {
+            path: path_of(plan, kind),
+            contents,
+        })
+        .collect()
 }
 
 /// Renders one format.
@@ -169,40 +170,20 @@ pub fn with_new_reason(plan: &Plan, scope: Scope) -> impl Iterator<Item = (&Sett
 /// The four files with, for each, where every setting's lines are: what the web page links
 /// to reasons and what the benchmark edits, so neither parses the text back.
 pub fn files_with_origins(plan: &Plan) -> Vec<(File, Vec<Origin>)> {
-    let (nginx, nginx_origins) = nginx_conf_with_origins(plan);
-    let (site, site_origins) = site_with_origins(plan);
-    let (sysctl, sysctl_origins) = sysctl_with_origins(plan);
-    let (systemd, systemd_origins) = systemd_with_origins(plan);
-    vec![
-        (
-            File {
-                path: NGINX_PATH.into(),
-                contents: nginx,
-            },
-            nginx_origins,
-        ),
-        (
-            File {
-                path: plan.site_path(),
-                contents: site,
-            },
-            site_origins,
-        ),
-        (
-            File {
-                path: SYSCTL_PATH.into(),
-                contents: sysctl,
-            },
-            sysctl_origins,
-        ),
-        (
-            File {
-                path: SYSTEMD_PATH.into(),
-                contents: systemd,
-            },
-            systemd_origins,
-        ),
-    ]
+    let rendered = [
+        nginx_conf_with_origins(plan),
+        site_with_origins(plan),
+        sysctl_with_origins(plan),
+        systemd_with_origins(plan),
+    ];
+    FileKind::ALL
+        .into_iter()
+        .zip(rendered)
+        .map(|(kind, (contents, origins))| {
+            let path = path_of(plan, kind);
+            (File { path, contents }, origins)
+        })
+        .collect()
 }
 
 /// Line counting for the line-based writers (sysctl, systemd): the origin of a setting
