@@ -19,5 +19,8 @@ if [ "$(nproc)" -ge 2 ]; then cpus=(--nginx-cpus 0 --wrk-cpus 1); else cpus=(--n
 cargo build --locked -p nginx-gen-bench
 out=tests/artifacts/bench-quick.md
 rm -f "$out"
-timeout 120 target/debug/nginx-gen-bench --quick "${cpus[@]}" --out "$out"
+# One patched variant, so editing settings through the renderer's origins runs for real
+# (a listen+ edit that found no catch-all listen would leave a directive nginx refuses).
+timeout 150 target/debug/nginx-gen-bench --quick "${cpus[@]}" --patch 'deferred=listen+ deferred' --out "$out"
+grep -q 'deferred' "$out"
 test -s "$out" && test -s "${out%.md}.svg"
