@@ -177,6 +177,17 @@ test('share URL: every input and the policy, versioned; opening it reproduces th
   await again.close();
 });
 
+test('a link written under another tuning policy opens, and the page says so', async () => {
+  const { page, errors } = await openPage('?v=1&vcpu=2&policy=2026.11&lang=en');
+  const warnings = page.locator('[data-testid=warnings]');
+  await warnings.getByText('2026.11').waitFor({ timeout: 5000 });
+  const text = await warnings.textContent();
+  assert.match(text, /tuning policy 2026\.11/, text);
+  assert.equal(await tabText(page, 'nginx'), cli(['--vcpu', '2', '--ram', '8G', '--policy', '2026.11', '--format', 'nginx']));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('unknown or invalid URL parameters fall back to the defaults with a visible notice', async () => {
   const { page } = await openPage('?v=1&vcpu=0&ram=16G&colour=blue&http3=1&lang=en');
   const notice = page.locator('[data-testid=url-notice]');
