@@ -131,7 +131,7 @@ async fn default_page_shows_the_cli_output_for_the_guide_machine() {
     );
     assert_eq!(
         text(&root, "[data-testid=command]"),
-        "nginx-gen --vcpu 4 --ram 8G"
+        nginx_gen_core::Inputs::default().to_command()
     );
     // Every field has a label and a hint.
     for key in ["vcpu", "ram", "workload", "tls", "http3", "trusted_proxies"] {
