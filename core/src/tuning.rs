@@ -436,7 +436,7 @@ impl Tuning {
             ),
             upstream_keepalive: keepalive_term.as_ref().map(Formula::equals),
             open_file_cache: ofc_term.as_ref().map(Formula::equals),
-            session_cache: Formula::equals_size(&session_term),
+            session_cache: Formula::equals_mib(&session_term),
             proxy: proxy.as_ref().map(|(_, f)| f.clone()),
             aio: Formula::comparison(&files_bytes, ">", &half_ram),
         };

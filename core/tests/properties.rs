@@ -186,4 +186,19 @@ proptest! {
     fn the_size_parser_never_panics(s in "\\PC{0,24}") {
         let _ = s.parse::<ByteSize>();
     }
+
+    /// The explanation cannot disagree with the value: every formula parses back and
+    /// recomputes to what it states, and what it states is in the setting's value.
+    #[test]
+    fn formulas_recompute_to_their_values(raw in raw_inputs()) {
+        let plan = plan_of(&raw);
+        for s in &plan.settings {
+            let Some(f) = &s.reason.formula else { continue };
+            let results = nginx_gen_core::rules::formula::eval::check(f)
+                .map_err(|e| TestCaseError::fail(format!("{}: «{f}»: {e}", s.name)))?;
+            for r in results {
+                prop_assert!(s.value().contains(&r), "{}: «{}» ends in {}", s.name, f, r);
+            }
+        }
+    }
 }

@@ -347,6 +347,14 @@ impl Formula {
         f
     }
 
+    /// `term = Nm`, the value written in MiB as `ssl_session_cache` and other zone sizes
+    /// take it (`1024m`, not `1g`).
+    pub fn equals_mib(term: &Term) -> Self {
+        let mut f = Self(term.text.clone());
+        let _ = write!(f.0, " = {}m", term.value() >> 20);
+        f
+    }
+
     /// `name = …`, before an equation.
     #[must_use]
     pub fn named(mut self, name: &str) -> Self {
@@ -395,8 +403,7 @@ impl Formula {
     }
 }
 
-#[cfg(test)]
-pub(crate) mod eval;
+pub mod eval;
 
 #[cfg(test)]
 mod tests {
