@@ -50,8 +50,13 @@ pub const POLICY_VERSION: &str = POLICY_HISTORY[POLICY_HISTORY.len() - 1].0;
 /// Every policy version with the fingerprint of what it generates for a fixed grid of
 /// inputs (settings, formulas, reasons, omissions, warnings; core/tests/policy.rs). A
 /// change of output without a new row here fails that test, so no output changes under
-/// an old version number. (Versions before 2026.12 predate the fingerprint.)
-pub const POLICY_HISTORY: &[(&str, u64)] = &[("2026.12", 0x828b_e0eb_435f_9300)];
+/// an old version number. (Versions before 2026.12 predate the fingerprint.) 2026.12b has
+/// the rules of 2026.12: its plans hold English only (translations moved to render time),
+/// which changed the fingerprint of the grid's German inputs.
+pub const POLICY_HISTORY: &[(&str, u64)] = &[
+    ("2026.12", 0x828b_e0eb_435f_9300),
+    ("2026.12b", 0x2dcd_93a7_2a3f_8506),
+];
 
 /// Validates a JSON input document and computes its plan.
 pub fn plan_from_json(text: &str) -> Result<Plan, InputErrors> {

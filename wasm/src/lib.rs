@@ -14,6 +14,7 @@
 //! functions name those types with `unchecked_*_type`. Where the bindings live and why:
 //! docs/wasm.md.
 
+use nginx_gen_core::inputs::Msg;
 use nginx_gen_core::render::{self, File, Format, JsonPlan, SCHEMA_VERSION};
 use nginx_gen_core::{
     InputError, InputErrors, Inputs, Lang, Layout, Plan, RawInputs, TlsProfile, Workload,
@@ -99,11 +100,11 @@ fn input_error(errors: &InputErrors) -> JsValue {
 }
 
 fn one_error(field: &str, message: String, accepted: String) -> JsValue {
-    input_error(&InputErrors(vec![InputError {
-        field: field.to_owned(),
-        message,
-        accepted,
-    }]))
+    input_error(&InputErrors(vec![InputError::new(
+        field,
+        Msg::Verbatim(message),
+        Msg::Verbatim(accepted),
+    )]))
 }
 
 /// Reads the inputs argument: a `RawInputs` object, its JSON text, or nothing (defaults).
