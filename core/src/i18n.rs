@@ -64,6 +64,16 @@ pub struct Catalogue {
     pub texts: BTreeMap<String, Entry>,
 }
 
+impl Default for Catalogue {
+    /// English (an empty catalogue), built without cloning [`Catalogue::english`].
+    fn default() -> Self {
+        Self {
+            lang: Lang::En,
+            texts: BTreeMap::new(),
+        }
+    }
+}
+
 static ENGLISH: Catalogue = Catalogue {
     lang: Lang::En,
     texts: BTreeMap::new(),

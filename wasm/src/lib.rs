@@ -152,7 +152,7 @@ thread_local! {
 /// The catalogue of `lang`: English, or one handed to `setCatalogue`.
 fn catalogue(lang: Lang) -> Option<Rc<Catalogue>> {
     if lang == Lang::En {
-        return Some(Rc::new(Catalogue::english().clone()));
+        return Some(Rc::new(Catalogue::default()));
     }
     CATALOGUES.with(|c| c.borrow().iter().find(|c| c.lang == lang).cloned())
 }

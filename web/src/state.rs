@@ -262,7 +262,7 @@ impl State {
             inputs.lang = browser_lang.unwrap_or(inputs.lang);
         }
         // English until the page has loaded the language's catalogue.
-        let cat = Rc::new(Catalogue::english().clone());
+        let cat = Rc::new(Catalogue::default());
         Self {
             form: Form::from_inputs(&inputs),
             lang: inputs.lang,
@@ -407,7 +407,7 @@ mod tests {
         let err = s.error(Field::named("vcpu")).expect("still invalid");
         assert_eq!(err.message, "'x' ist keine ganze Zahl");
         // Back to English: the same plan, English texts.
-        let en = s.reduce(Action::SetLang(Rc::new(Catalogue::english().clone())));
+        let en = s.reduce(Action::SetLang(Rc::new(Catalogue::default())));
         assert_eq!(en.output.text(Tab::Nginx), cli_text("{}", Format::Nginx));
         assert_eq!(en.output.plan.settings, s.output.plan.settings);
     }
