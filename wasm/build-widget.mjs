@@ -3,7 +3,7 @@
 //   <out>/nginx-gen-widget.js      (custom element + glue, one ES module)
 //   <out>/nginx_gen_wasm_bg.wasm   (the module, loaded from next to the script)
 // Usage: node wasm/build-widget.mjs wasm/pkg-web docs/widget
-import { readFileSync, writeFileSync, copyFileSync } from 'node:fs';
+import { readFileSync, writeFileSync, copyFileSync, cpSync } from 'node:fs';
 import path from 'node:path';
 
 const [pkg, out] = process.argv.slice(2);
@@ -40,4 +40,6 @@ const inlined =
 const bundle = source.replace(marker, inlined);
 writeFileSync(path.join(out, 'nginx-gen-widget.js'), bundle);
 copyFileSync(path.join(pkg, 'nginx_gen_wasm_bg.wasm'), path.join(out, 'nginx_gen_wasm_bg.wasm'));
-console.log(`widget: ${path.join(out, 'nginx-gen-widget.js')} (${bundle.length} bytes) + nginx_gen_wasm_bg.wasm`);
+// The other languages' catalogues, fetched by a widget whose lang asks for one.
+cpSync(path.join(root, 'core', 'i18n'), path.join(out, 'i18n'), { recursive: true });
+console.log(`widget: ${path.join(out, 'nginx-gen-widget.js')} (${bundle.length} bytes) + nginx_gen_wasm_bg.wasm + i18n/`);

@@ -2,7 +2,7 @@
 // description, license, repository, files, main/module, types) so it is fit to publish:
 // README and licence in `files`, the target in the description, engines for Node.
 // Usage: node wasm/package.mjs wasm/pkg-nodejs nodejs
-import { readFileSync, writeFileSync, existsSync, copyFileSync } from 'node:fs';
+import { readFileSync, writeFileSync, existsSync, copyFileSync, cpSync } from 'node:fs';
 import path from 'node:path';
 
 const [dir, target] = process.argv.slice(2);
@@ -22,7 +22,10 @@ copyFileSync(path.join(root, 'wasm', 'README.md'), path.join(dir, 'README.md'));
 const licence = ['LICENSE', 'LICENSE-MIT', 'LICENSE.md'].find((f) => existsSync(path.join(root, f)));
 if (licence && !existsSync(path.join(dir, licence))) copyFileSync(path.join(root, licence), path.join(dir, licence));
 
-const extra = ['README.md', ...(licence ? [licence] : [])];
+// The translations, loaded on demand with setCatalogue(): English is built in.
+cpSync(path.join(root, 'core', 'i18n'), path.join(dir, 'i18n'), { recursive: true });
+
+const extra = ['README.md', 'i18n/', ...(licence ? [licence] : [])];
 pkg.files = [...new Set([...pkg.files, ...extra])];
 pkg.keywords = [...new Set([...(pkg.keywords || []), 'nginx', 'webassembly'])];
 pkg.nginxGenTarget = target; // which wasm-pack --target built this directory

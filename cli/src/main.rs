@@ -12,7 +12,7 @@ use anstream::eprintln;
 use anstyle::{AnsiColor, Style};
 use clap::{CommandFactory, Parser};
 use nginx_gen_core::render::{self, Format};
-use nginx_gen_core::{InputErrors, Inputs, Plan, RawInputs};
+use nginx_gen_core::{InputErrors, Inputs, Plan, RawInputs, i18n};
 
 use args::{Cli, Command, Generate};
 use nginx_gen::host::Host;
@@ -61,7 +61,8 @@ fn run(cli: Cli) -> Result<(), Failure> {
         None => generate(&cli.generate),
         Some(Command::Explain { name, generate }) => {
             let plan = plan(&generate)?;
-            match render::explain_directive(&plan, &name) {
+            let cat = i18n::built_in(plan.inputs.lang);
+            match render::explain_directive_in(&plan, &name, &cat) {
                 Some(text) => print(&text),
                 None => Err(Failure::Usage(format!(
                     "nginx-gen writes no '{name}' for these inputs; it knows: {}",
@@ -124,22 +125,30 @@ fn plan(args: &Generate) -> Result<Plan, Failure> {
     }
     Inputs::from_raw(&raw)
         .map(|i| Plan::new(&i))
-        .map_err(Failure::Input)
+        .map_err(|errors| {
+            // The messages in the language asked for, when that much is valid.
+            let lang = raw.lang.as_deref().and_then(|l| l.parse().ok());
+            Failure::Input(
+                errors.localized(&i18n::built_in(lang.unwrap_or(nginx_gen_core::Lang::En))),
+            )
+        })
 }
 
 fn generate(args: &Generate) -> Result<(), Failure> {
     let plan = plan(args)?;
+    // Every catalogue is built in; the plan is English until rendered.
+    let cat = i18n::built_in(plan.inputs.lang);
     let Some(dir) = &args.out else {
-        return print(&render::render(&plan, args.format()));
+        return print(&render::render_in(&plan, args.format(), &cat));
     };
-    let files = render::files(&plan);
+    let files = render::files_in(&plan, &cat);
     let written = write::write_all(dir, &files)
         .map_err(|e| Failure::Other(format!("cannot write under {}: {e}", dir.display())))?;
     let mut text = String::new();
     for path in written {
         let _ = writeln!(text, "wrote {}", path.display());
     }
-    text.push_str(&render::summary(&plan));
+    text.push_str(&render::summary_in(&plan, &cat));
     if args.format() != Format::All {
         text.push_str("note: --format is ignored with --out, which writes every file\n");
     }

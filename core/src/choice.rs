@@ -50,6 +50,15 @@ macro_rules! choice {
                 s.serialize_str(self.as_str())
             }
         }
+
+        impl<'de> serde::Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let name = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+                name.parse().map_err(|()| {
+                    serde::de::Error::unknown_variant(&name, Self::NAMES)
+                })
+            }
+        }
     };
 }
 

@@ -1,176 +1,415 @@
-//! Translations of the reason texts.
+//! Translations: one catalogue per language, applied when the plan is rendered.
 //!
-//! Every reason has a stable id (see [`crate::plan::Reason::id`]); a translation is looked
-//! up by language and id, and English is used where none exists. English is the text
-//! built into the plan; the catalogues of the other languages live in `i18n/<lang>.rs`,
-//! one `(id, text)` pair per reason. A test below walks a grid of inputs and fails when
-//! a reason the plan can produce has no translation.
+//! The plan holds English only: every text the output shows is a registry entry with a
+//! stable id and its English template ([`Text`]): reasons and warnings
+//! ([`crate::rules::texts`]), the renderers' labels, titles and header lines
+//! ([`crate::render::TEXTS`]) and the input error messages ([`crate::inputs::TEXTS`]).
+//! [`english`] lists them all. A renderer given a [`Catalogue`] looks each text up by id
+//! and falls back to the English.
+//!
+//! Catalogues are data, `core/i18n/<lang>.json`:
+//!
+//! ```json
+//! { "lang": "de",
+//!   "texts": { "sendfile": { "from": "5f0e6c2a3d4b1e77", "text": "Dateien …" }, … } }
+//! ```
+//!
+//! `from` is the [`fingerprint`] of the English template the text was translated from, so
+//! a changed English text makes its translations stale ([`Catalogue::check`] lists them;
+//! a test fails on any). Ids starting with `ui.` belong to the web page's own text and are
+//! checked by the page's tests. Core has no file access: the CLI builds the files in with
+//! `include_str!`, the page and the module fetch them.
 
-mod de;
-mod es;
-mod nl;
-mod ru;
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
 
 use crate::inputs::Lang;
+use crate::plan::Reason;
+use crate::rules::Text;
 
-fn table(lang: Lang) -> &'static [(&'static str, &'static str)] {
-    match lang {
-        Lang::En => &[],
-        Lang::De => de::TABLE,
-        Lang::Nl => nl::TABLE,
-        Lang::Ru => ru::TABLE,
-        Lang::Es => es::TABLE,
+/// Every English text of the output, each id once: reasons and warnings, the renderers'
+/// texts, the input error messages.
+pub fn english() -> impl Iterator<Item = &'static Text> {
+    crate::rules::texts()
+        .chain(crate::render::TEXTS.iter().copied())
+        .chain(crate::inputs::TEXTS.iter().copied())
+}
+
+/// FNV-1a 64 of an English template, as 16 hex digits: a catalogue entry's `from`.
+pub fn fingerprint(text: &str) -> String {
+    let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    format!("{hash:016x}")
+}
+
+/// One translated text.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Entry {
+    /// [`fingerprint`] of the English it was translated from.
+    pub from: String,
+    /// The translation, with the English template's `{placeholders}`.
+    pub text: String,
+}
+
+/// The translations of one language.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Catalogue {
+    /// Its language.
+    pub lang: Lang,
+    /// Translations by id.
+    pub texts: BTreeMap<String, Entry>,
+}
+
+impl Default for Catalogue {
+    /// English (an empty catalogue), built without cloning [`Catalogue::english`].
+    fn default() -> Self {
+        Self {
+            lang: Lang::En,
+            texts: BTreeMap::new(),
+        }
     }
 }
 
-/// The translation of reason `id` into `lang`, if there is one.
-pub fn translate(lang: Lang, id: &str) -> Option<&'static str> {
-    // Each catalogue sorted by id once, then searched: a plan looks up ~100 reasons.
-    type Sorted = std::sync::LazyLock<Vec<(&'static str, &'static str)>>;
-    fn sorted(lang: Lang) -> Vec<(&'static str, &'static str)> {
-        let mut rows = table(lang).to_vec();
-        rows.sort_unstable();
-        rows
+static ENGLISH: Catalogue = Catalogue {
+    lang: Lang::En,
+    texts: BTreeMap::new(),
+};
+
+/// A catalogue file that could not be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CatalogueError(pub String);
+
+impl fmt::Display for CatalogueError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "not a translation catalogue: {}", self.0)
     }
-    static DE: Sorted = Sorted::new(|| sorted(Lang::De));
-    static NL: Sorted = Sorted::new(|| sorted(Lang::Nl));
-    static RU: Sorted = Sorted::new(|| sorted(Lang::Ru));
-    static ES: Sorted = Sorted::new(|| sorted(Lang::Es));
-    let rows: &[(&str, &str)] = match lang {
-        Lang::En => return None,
-        Lang::De => &DE,
-        Lang::Nl => &NL,
-        Lang::Ru => &RU,
-        Lang::Es => &ES,
-    };
-    rows.binary_search_by_key(&id, |(k, _)| k)
-        .ok()
-        .map(|i| rows[i].1)
 }
 
-/// Every translated text, for tests of the text writers.
-#[cfg(test)]
-pub(crate) fn all_texts() -> impl Iterator<Item = &'static str> {
-    [Lang::De, Lang::Nl, Lang::Ru, Lang::Es]
-        .into_iter()
-        .flat_map(|lang| table(lang).iter().map(|(_, text)| *text))
+impl std::error::Error for CatalogueError {}
+
+/// What is wrong with a catalogue against today's English.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Report {
+    /// Ids whose English changed since they were translated (`from` differs).
+    pub stale: Vec<&'static str>,
+    /// Ids with no translation.
+    pub missing: Vec<&'static str>,
+    /// Ids the registry does not have (and that are not the page's `ui.` ids).
+    pub unknown: Vec<String>,
+    /// Ids whose translation has other `{placeholders}` than the English.
+    pub placeholders: Vec<&'static str>,
+}
+
+impl Report {
+    /// Whether the catalogue is complete and current.
+    pub fn is_clean(&self) -> bool {
+        self.stale.is_empty()
+            && self.missing.is_empty()
+            && self.unknown.is_empty()
+            && self.placeholders.is_empty()
+    }
+}
+
+impl fmt::Display for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut line = |what: &str, ids: &[&str]| {
+            if ids.is_empty() {
+                Ok(())
+            } else {
+                writeln!(f, "  {what} ({}): {}", ids.len(), ids.join(", "))
+            }
+        };
+        line("stale: English changed since translated", &self.stale)?;
+        line("missing", &self.missing)?;
+        let unknown: Vec<&str> = self.unknown.iter().map(String::as_str).collect();
+        line("unknown ids", &unknown)?;
+        line("placeholders differ from the English", &self.placeholders)
+    }
+}
+
+/// The `{name}` placeholders of a template, sorted.
+pub fn placeholders(text: &str) -> Vec<&str> {
+    let mut names = Vec::new();
+    let mut rest = text;
+    while let Some(open) = rest.find('{') {
+        let Some(close) = rest[open..].find('}') else {
+            break;
+        };
+        names.push(&rest[open + 1..open + close]);
+        rest = &rest[open + close + 1..];
+    }
+    names.sort_unstable();
+    names
+}
+
+/// `template` with each `{name}` replaced by its value; unknown names stay as written.
+pub fn fill(template: &str, values: &[(&str, &str)]) -> String {
+    let mut out = String::with_capacity(template.len() + 32);
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let Some(close) = rest[open..].find('}') else {
+            break;
+        };
+        let name = &rest[open + 1..open + close];
+        match values.iter().find(|(n, _)| *n == name) {
+            Some((_, v)) => out.push_str(v),
+            None => out.push_str(&rest[open..=open + close]),
+        }
+        rest = &rest[open + close + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+impl Catalogue {
+    /// English: no translations, every text is the registry's.
+    pub fn english() -> &'static Self {
+        &ENGLISH
+    }
+
+    /// Reads a catalogue file (`core/i18n/<lang>.json`).
+    pub fn from_json(text: &str) -> Result<Self, CatalogueError> {
+        serde_json::from_str(text).map_err(|e| CatalogueError(e.to_string()))
+    }
+
+    /// The catalogue as its file's JSON, in registry order, one entry per line.
+    pub fn to_json(&self) -> String {
+        let order: BTreeMap<&str, usize> = english().enumerate().map(|(i, t)| (t.id, i)).collect();
+        let mut ids: Vec<&String> = self.texts.keys().collect();
+        ids.sort_by_key(|id| (order.get(id.as_str()).copied().unwrap_or(usize::MAX), *id));
+        let mut out = format!("{{\n  \"lang\": \"{}\",\n  \"texts\": {{", self.lang);
+        for (i, id) in ids.iter().enumerate() {
+            let entry = &self.texts[*id];
+            let key = serde_json::to_string(id).unwrap_or_default();
+            let value = serde_json::to_string(entry).unwrap_or_default();
+            out.push_str(if i == 0 { "\n    " } else { ",\n    " });
+            out.push_str(&key);
+            out.push_str(": ");
+            out.push_str(&value);
+        }
+        out.push_str("\n  }\n}\n");
+        out
+    }
+
+    /// The text of `text` in this language: its translation, or the English.
+    pub fn get<'a>(&'a self, text: &'a Text) -> &'a str {
+        self.lookup(text.id).unwrap_or(text.en)
+    }
+
+    /// The translation of id `id`, if there is one.
+    pub fn lookup(&self, id: &str) -> Option<&str> {
+        self.texts.get(id).map(|e| e.text.as_str())
+    }
+
+    /// [`Self::get`] with each `{name}` replaced by its value.
+    pub fn fill(&self, text: &Text, values: &[(&str, &str)]) -> String {
+        fill(self.get(text), values)
+    }
+
+    /// A reason's explanation in this language (the plan holds the English).
+    pub fn why<'a>(&'a self, reason: &'a Reason) -> Cow<'a, str> {
+        match self.lookup(reason.id) {
+            Some(text) => crate::policy::fill_versions(text),
+            None => Cow::Borrowed(&reason.why),
+        }
+    }
+
+    /// Stale, missing, unknown and mismatched entries against today's English.
+    pub fn check(&self) -> Report {
+        let mut report = Report::default();
+        let mut known = std::collections::BTreeSet::new();
+        for t in english() {
+            known.insert(t.id);
+            match self.texts.get(t.id) {
+                None => report.missing.push(t.id),
+                Some(entry) => {
+                    if entry.from != fingerprint(t.en) {
+                        report.stale.push(t.id);
+                    }
+                    if placeholders(&entry.text) != placeholders(t.en) {
+                        report.placeholders.push(t.id);
+                    }
+                }
+            }
+        }
+        report.unknown = self
+            .texts
+            .keys()
+            .filter(|id| !id.starts_with("ui.") && !known.contains(id.as_str()))
+            .cloned()
+            .collect();
+        report
+    }
+}
+
+/// The catalogue files as the repository has them: what the CLI builds in.
+pub const FILES: [(Lang, &str); 4] = [
+    (Lang::De, include_str!("../i18n/de.json")),
+    (Lang::Nl, include_str!("../i18n/nl.json")),
+    (Lang::Ru, include_str!("../i18n/ru.json")),
+    (Lang::Es, include_str!("../i18n/es.json")),
+];
+
+/// The built-in catalogue of `lang` (English has none). Only for front ends that ship all
+/// languages (the CLI, tests); the page and the module load theirs on demand and should
+/// not call this, so that the files stay out of their bundles.
+///
+/// # Panics
+/// When a built-in file is not a catalogue, which the tests rule out.
+pub fn built_in(lang: Lang) -> Catalogue {
+    FILES.iter().find(|(l, _)| *l == lang).map_or_else(
+        || Catalogue::english().clone(),
+        |(_, json)| Catalogue::from_json(json).expect("the built-in catalogues are valid"),
+    )
 }
 
 #[cfg(test)]
 mod tests {
-    use std::collections::BTreeSet;
+    use std::fmt::Write as _;
 
     use super::*;
     use crate::inputs::{Inputs, RawInputs};
     use crate::plan::Plan;
 
-    /// Every reason id reachable from a grid of inputs that switches each branch of the
-    /// plan: workloads, TLS and its options, load balancer, versions, layouts, sizes.
-    fn reachable_ids() -> BTreeSet<&'static str> {
-        let mut ids = BTreeSet::new();
-        let sizes = [
-            (1, "512M", "10"),
-            (2, "2G", "100000"),
-            (4, "8G", "1000"),
-            (16, "64G", "5000000"),
-            (64, "256G", "10000000"),
-        ];
-        for workload in ["static", "proxy", "api", "mixed"] {
-            for (tls, http3, ocsp) in [
-                (false, false, false),
-                (true, false, false),
-                (true, true, true),
-                (true, false, true),
-            ] {
-                for (nginx, openssl) in [
-                    ("1.22", "3.0"),
-                    ("1.30", "3.5"),
-                    ("1.18", "1.1.1"),
-                    ("1.25.0", "3.0"),
-                ] {
-                    for behind_lb in [false, true] {
-                        for brotli in [false, true] {
-                            for (i, (vcpu, ram, files)) in sizes.iter().enumerate() {
-                                let layout = ["debian", "rhel", "nginx-org", "docker"][i % 4];
-                                let upstreams = if i % 2 == 0 {
-                                    vec!["127.0.0.1:8080".to_owned()]
-                                } else {
-                                    vec!["10.0.0.2:9000".to_owned(), "app.internal:3000".to_owned()]
-                                };
-                                let raw = RawInputs {
-                                    vcpu: Some((*vcpu).into()),
-                                    ram: Some((*ram).into()),
-                                    workload: Some(workload.into()),
-                                    nginx_version: Some(nginx.into()),
-                                    openssl_version: Some(openssl.into()),
-                                    tls: Some(tls),
-                                    http3: Some(http3 && nginx != "1.22" && nginx != "1.18"),
-                                    ocsp_stapling: Some(ocsp),
-                                    tls_profile: Some(
-                                        if i % 2 == 0 { "intermediate" } else { "modern" }.into(),
-                                    ),
-                                    behind_lb: Some(behind_lb),
-                                    brotli: Some(brotli),
-                                    static_files: Some(crate::inputs::Scalar::Text(
-                                        (*files).into(),
-                                    )),
-                                    upstreams: Some(upstreams),
-                                    layout: Some(layout.into()),
-                                    ..RawInputs::default()
-                                };
-                                let inputs = Inputs::from_raw(&raw)
-                                    .unwrap_or_else(|e| panic!("{raw:?}: {e}"));
-                                let plan = Plan::new(&inputs);
-                                ids.extend(plan.settings.iter().map(|s| s.reason.id));
-                                ids.extend(plan.omitted.iter().map(|o| o.reason.id));
-                            }
-                        }
-                    }
-                }
+    #[test]
+    fn every_catalogue_is_complete_and_current() {
+        let mut problems = String::new();
+        for (lang, json) in FILES {
+            let cat = Catalogue::from_json(json).unwrap_or_else(|e| panic!("{lang}: {e}"));
+            assert_eq!(
+                cat.lang, lang,
+                "core/i18n/{lang}.json names another language"
+            );
+            let report = cat.check();
+            if !report.is_clean() {
+                let _ = write!(problems, "core/i18n/{lang}.json:\n{report}");
             }
         }
-        ids
-    }
-
-    #[test]
-    fn every_reachable_reason_is_translated() {
-        let ids = reachable_ids();
         assert!(
-            ids.len() > 100,
-            "the grid reaches only {} reasons",
-            ids.len()
+            problems.is_empty(),
+            "translations to update (after translating, set `from` to the English's \
+             fingerprint: `cargo run -p nginx-gen-core --example i18n-status` prints both):\n\
+             {problems}"
         );
-        for &lang in Lang::ALL.iter().filter(|l| **l != Lang::En) {
-            let missing: Vec<_> = ids
-                .iter()
-                .filter(|id| translate(lang, id).is_none())
-                .collect();
-            assert!(missing.is_empty(), "{lang}: no translation for {missing:?}");
-        }
     }
 
     #[test]
-    fn catalogues_have_no_duplicates_or_blanks() {
-        for &lang in Lang::ALL {
-            let mut seen = BTreeSet::new();
-            for (id, text) in table(lang) {
-                assert!(seen.insert(*id), "{lang}: {id} twice");
-                assert!(!text.trim().is_empty(), "{lang}: {id} is blank");
+    fn catalogue_files_are_written_canonically() {
+        for (lang, json) in FILES {
+            let cat = Catalogue::from_json(json).unwrap();
+            assert_eq!(
+                cat.to_json(),
+                json,
+                "{lang}: rewrite with the i18n-status example"
+            );
+            for (id, entry) in &cat.texts {
+                assert!(!entry.text.trim().is_empty(), "{lang}: {id} is blank");
             }
         }
     }
 
     #[test]
-    fn english_is_built_in_and_plans_use_translations() {
-        assert_eq!(translate(Lang::En, "sendfile"), None);
-        let inputs = Inputs {
-            lang: Lang::De,
-            ..Inputs::default()
-        };
-        let plan = Plan::new(&inputs);
-        assert_eq!(
-            plan.get("sendfile").unwrap().reason.why,
-            translate(Lang::De, "sendfile").unwrap()
+    fn english_ids_are_unique() {
+        let mut seen = std::collections::BTreeSet::new();
+        for t in english() {
+            assert!(seen.insert(t.id), "{} twice in the registry", t.id);
+        }
+        assert!(seen.len() > 200, "only {} texts", seen.len());
+    }
+
+    #[test]
+    fn the_check_names_stale_missing_unknown_and_placeholder_mismatches() {
+        let mut cat = built_in(Lang::De);
+        cat.texts.get_mut("gzip").unwrap().from = fingerprint("an older English text");
+        cat.texts.remove("sendfile");
+        cat.texts.insert(
+            "no.such.id".into(),
+            Entry {
+                from: String::new(),
+                text: "x".into(),
+            },
         );
+        cat.texts.insert(
+            "ui.anything".into(),
+            Entry {
+                from: String::new(),
+                text: "x".into(),
+            },
+        );
+        cat.texts.get_mut("http3_firewall").unwrap().text = "UDP {prot}".into();
+        let report = cat.check();
+        assert_eq!(report.stale, ["gzip"]);
+        assert_eq!(report.missing, ["sendfile"]);
+        assert_eq!(report.unknown, ["no.such.id"]);
+        assert_eq!(report.placeholders, ["http3_firewall"]);
+        let shown = report.to_string();
+        assert!(
+            shown.contains("stale: English changed since translated (1): gzip"),
+            "{shown}"
+        );
+    }
+
+    #[test]
+    fn fingerprints_are_fnv1a_64() {
+        assert_eq!(fingerprint(""), "cbf29ce484222325");
+        assert_eq!(fingerprint("a"), "af63dc4c8601ec8c");
+    }
+
+    #[test]
+    fn reasons_are_translated_at_render_time_with_versions_filled() {
+        let plan = Plan::new(&Inputs::default());
+        let de = built_in(Lang::De);
+        let sendfile = &plan.get("sendfile").unwrap().reason;
+        assert_eq!(de.why(sendfile), de.lookup("sendfile").unwrap());
+        assert_eq!(Catalogue::english().why(sendfile), sendfile.why);
+        // A reason whose text names a version through a `{Feature}` placeholder.
+        let tls = Plan::new(&Inputs::from_json(r#"{"tls":true,"nginx_version":"1.22"}"#).unwrap());
+        let reasons: Vec<&Reason> = tls
+            .settings
+            .iter()
+            .map(|s| &s.reason)
+            .chain(tls.omitted.iter().map(|o| &o.reason))
+            .filter(|r| de.lookup(r.id).is_some_and(|t| t.contains('{')))
+            .collect();
+        assert!(!reasons.is_empty());
+        for reason in reasons {
+            let text = de.why(reason);
+            assert!(
+                !text.contains('{') && text != de.lookup(reason.id).unwrap(),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn plans_do_not_depend_on_the_language() {
+        let raw = |lang: &str| RawInputs {
+            lang: Some(lang.into()),
+            tls: Some(true),
+            ..RawInputs::default()
+        };
+        let en = Plan::new(&Inputs::from_raw(&raw("en")).unwrap());
+        let de = Plan::new(&Inputs::from_raw(&raw("de")).unwrap());
+        assert_eq!(en.settings, de.settings);
+        assert_eq!(en.omitted, de.omitted);
+        assert_eq!(en.warnings, de.warnings);
+    }
+
+    #[test]
+    fn a_broken_file_is_an_error_not_a_panic() {
+        for bad in [
+            "",
+            "{",
+            "[]",
+            r#"{"lang":"xx","texts":{}}"#,
+            r#"{"lang":"de"}"#,
+        ] {
+            assert!(Catalogue::from_json(bad).is_err(), "{bad}");
+        }
     }
 }

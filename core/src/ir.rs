@@ -3,6 +3,7 @@
 
 use std::borrow::Cow;
 
+use crate::i18n::Catalogue;
 use crate::plan::Reason;
 
 /// One node of an nginx configuration file. Nodes borrow from the plan: building and
@@ -120,22 +121,28 @@ pub(crate) fn count_lines(text: &str) -> usize {
     text.matches('\n').count()
 }
 
-/// Writes `nodes` as nginx configuration text.
-pub fn write(nodes: &[Node<'_>]) -> String {
+/// Writes `nodes` as nginx configuration text, reasons in the catalogue's language.
+pub fn write(nodes: &[Node<'_>], cat: &Catalogue) -> String {
     let mut out = String::with_capacity(16 * 1024);
-    write_level(&mut out, nodes, 0, &mut ());
+    write_level(&mut out, nodes, 0, &mut (), cat);
     out
 }
 
 /// [`write`], and where each setting's lines are.
-pub fn write_with_origins(nodes: &[Node<'_>]) -> (String, Vec<Origin>) {
+pub fn write_with_origins(nodes: &[Node<'_>], cat: &Catalogue) -> (String, Vec<Origin>) {
     let mut out = String::with_capacity(16 * 1024);
     let mut origins = Origins::default();
-    write_level(&mut out, nodes, 0, &mut origins);
+    write_level(&mut out, nodes, 0, &mut origins, cat);
     (out, origins.found)
 }
 
-fn write_level(out: &mut String, nodes: &[Node<'_>], depth: usize, track: &mut impl Track) {
+fn write_level(
+    out: &mut String,
+    nodes: &[Node<'_>],
+    depth: usize,
+    track: &mut impl Track,
+    cat: &Catalogue,
+) {
     let prefix: Cow<str> = match PREFIXES.get(depth) {
         Some(prefix) => Cow::Borrowed(prefix),
         None => Cow::Owned(INDENT.repeat(depth) + "# "),
@@ -158,6 +165,7 @@ fn write_level(out: &mut String, nodes: &[Node<'_>], depth: usize, track: &mut i
                     prefix,
                     reason,
                     WIDTH.saturating_sub(prefix.len()).max(40),
+                    cat,
                 );
             }
             Node::Directive {
@@ -180,7 +188,7 @@ fn write_level(out: &mut String, nodes: &[Node<'_>], depth: usize, track: &mut i
                 out.push_str(name);
                 push_args(out, args.iter().copied());
                 out.push_str(" {\n");
-                write_level(out, children, depth + 1, track);
+                write_level(out, children, depth + 1, track, cat);
                 out.push_str(indent);
                 out.push_str("}\n");
             }
@@ -333,16 +341,17 @@ fn push_paragraph(out: &mut String, prefix: &str, text: &str, ascii: bool, width
     push_line(out, prefix, rest);
 }
 
-/// Appends a reason as comment lines: the explanation, then a line with the formula and
-/// the stock default.
-pub fn push_reason(out: &mut String, prefix: &str, reason: &Reason, width: usize) {
-    push_wrapped(out, prefix, &reason.why, width);
+/// Appends a reason as comment lines, in the catalogue's language: the explanation, then
+/// a line with the formula and the stock default.
+pub fn push_reason(out: &mut String, prefix: &str, reason: &Reason, width: usize, cat: &Catalogue) {
+    push_wrapped(out, prefix, &cat.why(reason), width);
+    let label = cat.get(&crate::render::LABEL_DEFAULT);
     match (reason.formula.as_deref(), reason.default) {
         (None, None) => {}
         (Some(formula), None) => push_wrapped(out, prefix, formula, width),
-        (None, Some(default)) => push_joined(out, prefix, &["default: ", default], width),
+        (None, Some(default)) => push_joined(out, prefix, &[label, " ", default], width),
         (Some(formula), Some(default)) => {
-            push_joined(out, prefix, &[formula, "; default: ", default], width);
+            push_joined(out, prefix, &[formula, "; ", label, " ", default], width);
         }
     }
 }
@@ -389,7 +398,7 @@ mod tests {
             ),
         ];
         assert_eq!(
-            write(&tree),
+            write(&tree, Catalogue::english()),
             "# top\nhttp {\n    proxy_set_header Connection \"\";\n}\n"
         );
     }
@@ -465,7 +474,14 @@ mod tests {
     fn translations_break_as_before() {
         let long = format!("Größe {} ü", "wort ".repeat(20));
         let words = ["x".repeat(50), "ü".repeat(50)].join(" ");
-        let mut texts: Vec<&str> = crate::i18n::all_texts().collect();
+        let catalogues: Vec<_> = crate::i18n::FILES
+            .iter()
+            .map(|(lang, _)| crate::i18n::built_in(*lang))
+            .collect();
+        let mut texts: Vec<&str> = catalogues
+            .iter()
+            .flat_map(|c| c.texts.values().map(|e| e.text.as_str()))
+            .collect();
         texts.extend([long.as_str(), words.as_str()]);
         for text in texts {
             for line in text.lines() {

@@ -131,7 +131,8 @@ impl Scope {
 pub struct Reason {
     /// Stable key of this explanation (for translations and `explain`).
     pub id: &'static str,
-    /// The explanation, in the language of the inputs.
+    /// The explanation in English (a [`crate::i18n::Catalogue`] translates it when the
+    /// plan is rendered).
     pub why: Cow<'static, str>,
     /// The formula with the numbers filled in, where the value is computed.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -193,8 +194,12 @@ pub struct Warning {
     /// The input it concerns, if one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub field: Option<&'static str>,
-    /// The message.
+    /// The message, in English.
     pub message: String,
+    /// The values filled into the template of `id`, for translations.
+    #[serde(skip)]
+    #[cfg_attr(feature = "ts", tsify(skip))]
+    pub values: Vec<(&'static str, String)>,
 }
 
 /// What limits the number of concurrent clients.

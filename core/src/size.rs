@@ -26,24 +26,32 @@ pub enum SizeError {
     TooLarge,
 }
 
-impl fmt::Display for SizeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl SizeError {
+    /// The error as a message of the input registry, for translations.
+    pub fn msg(&self) -> crate::inputs::Msg {
+        use crate::inputs::texts::{
+            SIZE_EMPTY, SIZE_NEGATIVE, SIZE_NOT_NUMBER, SIZE_TOO_LARGE, SIZE_UNIT,
+        };
+        use crate::inputs::{Arg, Msg};
         match self {
-            Self::Empty => f.write_str("the size is empty"),
-            Self::Negative => f.write_str("a size cannot be negative"),
-            Self::NotANumber => f.write_str("expected a number followed by a unit"),
+            Self::Empty => Msg::of(&SIZE_EMPTY),
+            Self::Negative => Msg::of(&SIZE_NEGATIVE),
+            Self::NotANumber => Msg::of(&SIZE_NOT_NUMBER),
             Self::UnknownUnit(u) => {
                 let mut shown: String = u.chars().take(16).flat_map(char::escape_debug).collect();
                 if u.chars().nth(16).is_some() {
                     shown.push('…');
                 }
-                write!(
-                    f,
-                    "unknown unit '{shown}' (use K, M, G or T, optionally with B or iB)"
-                )
+                Msg::with(&SIZE_UNIT, vec![("unit", Arg::Value(shown))])
             }
-            Self::TooLarge => f.write_str("the size is too large"),
+            Self::TooLarge => Msg::of(&SIZE_TOO_LARGE),
         }
+    }
+}
+
+impl fmt::Display for SizeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.msg().text(crate::i18n::Catalogue::english()))
     }
 }
 

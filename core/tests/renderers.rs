@@ -6,7 +6,8 @@
     reason = "tests may use the host; the library may not"
 )]
 
-use nginx_gen_core::{Format, Inputs, Plan, render};
+use nginx_gen_core::i18n::{Catalogue, built_in};
+use nginx_gen_core::{Format, Inputs, Lang, Plan, render};
 
 fn fixture(name: &str) -> Inputs {
     let json = match name {
@@ -37,12 +38,46 @@ const FIXTURES: [&str; 4] = [
     "small_api_modern_rhel",
 ];
 
+/// Each fixture in its inputs' language (one is German), as the CLI writes it.
 #[test]
 fn every_renderer_on_every_fixture() {
     for name in FIXTURES {
         let plan = Plan::new(&fixture(name));
+        let cat = built_in(plan.inputs.lang);
         for format in Format::ALL.iter().filter(|f| **f != Format::All) {
-            insta::assert_snapshot!(format!("{name}__{format}"), render::render(&plan, *format));
+            insta::assert_snapshot!(
+                format!("{name}__{format}"),
+                render::render_in(&plan, *format, &cat)
+            );
+        }
+    }
+}
+
+/// The plan holds English; a catalogue translates only at render time, so one plan renders
+/// in every language, and English is the plan's own text.
+#[test]
+fn one_plan_renders_in_every_language() {
+    let plan = Plan::new(&fixture("big_mixed_h3_lb"));
+    for format in Format::ALL {
+        assert_eq!(
+            render::render_in(&plan, *format, Catalogue::english()),
+            render::render(&plan, *format)
+        );
+    }
+    for &lang in Lang::ALL.iter().filter(|l| **l != Lang::En) {
+        let cat = built_in(lang);
+        let mut raw = plan.inputs.to_raw();
+        raw.lang = Some(lang.to_string());
+        let own = Plan::new(&Inputs::from_raw(&raw).unwrap());
+        for format in [Format::Nginx, Format::Explain] {
+            let text = render::render_in(&plan, format, &cat);
+            assert_ne!(text, render::render(&plan, format), "{lang} {format}");
+            // Only the reproducing command (which carries --lang) differs from a plan
+            // computed for that language.
+            assert_eq!(
+                text.replace(&plan.command, "CMD"),
+                render::render_in(&own, format, &cat).replace(&own.command, "CMD")
+            );
         }
     }
 }

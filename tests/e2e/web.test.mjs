@@ -202,10 +202,25 @@ test('unknown or invalid URL parameters fall back to the defaults with a visible
   await page.close();
 });
 
+/** The language catalogues a page requests (from the server or its service worker). */
+function catalogueRequests(page) {
+  const seen = [];
+  page.on('request', (r) => {
+    const p = new URL(r.url()).pathname;
+    if (p.includes('/i18n/')) seen.push(p.replace(/^.*\/i18n\//, ''));
+  });
+  return seen;
+}
+
 test('language switch: UI text, reasons and the URL follow; browser language is detected', async () => {
-  const { page } = await openPage();
+  const page = await context.newPage();
+  const fetched = catalogueRequests(page);
+  await page.goto(site.base + '?lang=en');
+  await page.waitForSelector('[data-testid=out-nginx]');
+  assert.deepEqual(fetched, [], 'English needs no catalogue');
   await page.selectOption('#lang', 'de');
   await page.locator('h2#inputs-title', { hasText: 'Ihre Maschine' }).waitFor();
+  assert.deepEqual(fetched, ['de.json'], 'a switch fetches exactly one catalogue');
   assert.equal(await page.getAttribute('html', 'lang'), 'de');
   await page.waitForURL((u) => /lang=de/.test(u.search), { timeout: 5000 }).catch(() => {});
   assert.match(new URL(page.url()).search, /lang=de/);
@@ -213,8 +228,19 @@ test('language switch: UI text, reasons and the URL follow; browser language is 
   // The reason panel shows the translated reason of a focused directive.
   await page.locator('[data-testid=out-nginx] .dir').first().focus();
   assert.match(await page.locator('[data-testid=reason-why]').textContent(), /unprivilegierten Konto/);
+  // Warnings, the capacity line and input errors follow the language too.
+  await page.fill('#f-ram', '16Q');
+  await page.locator('#f-ram[aria-invalid=true]').waitFor();
+  assert.match(await page.locator('[data-testid=field-ram]').textContent(), /unbekannte Einheit 'Q'/);
+  await page.fill('#f-ram', '8G');
   await page.selectOption('#lang', 'es');
   await page.locator('h2#inputs-title', { hasText: 'Su máquina' }).waitFor();
+  await page.selectOption('#lang', 'de');
+  await page.locator('h2#inputs-title', { hasText: 'Ihre Maschine' }).waitFor();
+  await page.selectOption('#lang', 'en');
+  await page.locator('h2#inputs-title', { hasText: 'Your machine' }).waitFor();
+  assert.deepEqual(fetched, ['de.json', 'es.json'], 'each catalogue is fetched once, English never');
+  assert.equal(await tabText(page, 'nginx'), cli(['--vcpu', '4', '--ram', '8G', '--format', 'nginx']));
   await page.close();
 
   // Browser language: without lang in the URL the page follows navigator.languages.
@@ -328,6 +354,10 @@ test('offline: after the first visit the page loads and works with the network c
   await page.reload();
   await page.waitForSelector('[data-testid=out-nginx]');
   assert.ok(await page.evaluate(() => !!navigator.serviceWorker.controller));
+  // Use Russian once while online: the worker keeps its catalogue.
+  await page.selectOption('#lang', 'ru');
+  await page.locator('h2#inputs-title', { hasText: 'Ваша машина' }).waitFor();
+  await page.selectOption('#lang', 'en');
   await context.setOffline(true);
   const before = site.stats.requests;
   try {
@@ -337,6 +367,11 @@ test('offline: after the first visit the page loads and works with the network c
     await page.fill('#f-vcpu', '6');
     assert.equal(await waitForText(page, 'nginx', cli(['--vcpu', '6', '--ram', '8G', '--format', 'nginx'])),
       cli(['--vcpu', '6', '--ram', '8G', '--format', 'nginx']));
+    // Switching to a language used before works offline.
+    await page.selectOption('#lang', 'ru');
+    await page.locator('h2#inputs-title', { hasText: 'Ваша машина' }).waitFor();
+    const ru = cli(['--vcpu', '6', '--ram', '8G', '--lang', 'ru', '--format', 'nginx']);
+    assert.equal(await waitForText(page, 'nginx', ru), ru);
   } finally {
     await context.setOffline(false);
   }

@@ -37,7 +37,7 @@ after(async () => {
 
 const LISTS = { 'server-names': 'server-name', upstreams: 'upstream', 'trusted-proxies': 'trusted-proxy' };
 const FLAGS = new Set(['tls', 'ocsp-stapling', 'http3', 'behind-lb', 'brotli']);
-const NOT_INPUTS = new Set(['id', 'show', 'form', 'theme', 'wasm', 'data-state', 'class', 'style']);
+const NOT_INPUTS = new Set(['id', 'show', 'form', 'theme', 'wasm', 'i18n', 'data-state', 'class', 'style']);
 
 /** The CLI flags for a widget's attributes (the preset). */
 function flagsOf(attrs) {
@@ -138,6 +138,40 @@ test('typing in the form recomputes; invalid input names the field and keeps a v
   [w] = await readWidgets(page);
   assertSameAsCli(w, ['--vcpu', '8', '--ram', '2G', '--workload', 'mixed']);
   assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('a widget whose lang asks for another language fetches its catalogue once', async () => {
+  const { context, page, problems } = await openPage();
+  const fetched = [];
+  page.on('request', (r) => { if (r.url().includes('/i18n/')) fetched.push(new URL(r.url()).pathname); });
+  await page.route('**/i18n/es.json', (route) => route.fulfill({ status: 404, body: 'not found' }));
+  await page.goto(base);
+  await page.waitForFunction(() => [...document.querySelectorAll('nginx-gen-widget')].every((w) => w.dataset.state === 'ready'));
+  assert.deepEqual(fetched, [], 'English widgets fetch no catalogue');
+  const add = (id, lang) => page.evaluate(([id, lang]) => {
+    const w = document.createElement('nginx-gen-widget');
+    Object.entries({ id, vcpu: '2', ram: '4G', workload: 'proxy', lang, show: 'nginx,summary', form: 'off' })
+      .forEach(([k, v]) => w.setAttribute(k, v));
+    document.body.append(w);
+  }, [id, lang]);
+  await add('de1', 'de');
+  await add('de2', 'de');
+  await page.waitForFunction(() => ['de1', 'de2'].every((id) => document.getElementById(id).dataset.state === 'ready'));
+  assert.deepEqual(fetched, ['/i18n/de.json'], 'one request for two German widgets');
+  const flags = ['--vcpu', '2', '--ram', '4G', '--workload', 'proxy', '--lang', 'de'];
+  for (const w of (await readWidgets(page)).filter((w) => w.id.startsWith('de'))) {
+    assert.equal(w.error, '', `${w.id}: no error`);
+    assertSameAsCli(w, flags);
+    assert.match(w.outputs.summary, /^Kapazität: /);
+  }
+  // A catalogue that cannot be fetched: English output and a visible note.
+  await add('es', 'es');
+  await page.waitForFunction(() => document.getElementById('es').dataset.state === 'ready');
+  const es = (await readWidgets(page)).find((w) => w.id === 'es');
+  assert.match(es.error, /The es texts did not load .*404.*showing English/);
+  assert.equal(es.outputs.nginx, cli(['--vcpu', '2', '--ram', '4G', '--workload', 'proxy', '--format', 'nginx']));
+  assert.deepEqual(problems.filter((p) => !p.includes('404')), []);
   await context.close();
 });
 

@@ -14,6 +14,10 @@ const require = createRequire(import.meta.url);
 const wasm = require(path.join(root, 'wasm', 'pkg-nodejs', 'nginx_gen_wasm.js'));
 const pkg = JSON.parse(readFileSync(path.join(root, 'wasm', 'pkg-nodejs', 'package.json'), 'utf8'));
 const CLI = process.env.NGINX_GEN || path.join(root, 'target', 'release', 'nginx-gen');
+// English is built in; the other languages come from the package's catalogues.
+for (const lang of ['de', 'nl', 'ru', 'es']) {
+  assert.equal(wasm.setCatalogue(readFileSync(path.join(root, 'wasm', 'pkg-nodejs', 'i18n', `${lang}.json`), 'utf8')), lang);
+}
 
 // Input combinations: every workload, layout, language and TLS option, small and large
 // machines, string and number scalars. vcpu and ram are always given (no host probing).

@@ -25,13 +25,14 @@ for (const [target, dir] of Object.entries(PACKAGES)) {
     assert.equal(pkg.types, 'nginx_gen_wasm.d.ts');
     assert.ok(pkg.main || pkg.module, 'an entry point');
     for (const f of pkg.files) assert.ok(existsSync(path.join(pkgDir, f)), `listed file ${f} exists`);
-    for (const f of ['README.md', pkg.types, pkg.main || pkg.module, 'nginx_gen_wasm_bg.wasm']) {
+    for (const f of ['de', 'nl', 'ru', 'es']) assert.ok(existsSync(path.join(pkgDir, 'i18n', `${f}.json`)), `i18n/${f}.json`);
+    for (const f of ['README.md', 'i18n/', pkg.types, pkg.main || pkg.module, 'nginx_gen_wasm_bg.wasm']) {
       assert.ok(pkg.files.includes(f), `${f} is published`);
     }
     assert.match(readFileSync(path.join(pkgDir, 'README.md'), 'utf8'), /## Usage[\s\S]*generate\(/, 'README with a usage example');
     // Generated TypeScript: every exported function and every type it names is declared.
     const dts = readFileSync(path.join(pkgDir, pkg.types), 'utf8');
-    for (const name of ['generate', 'render', 'summary', 'explain', 'defaults', 'choices', 'schemaVersion', 'version', 'policyVersion']) {
+    for (const name of ['generate', 'render', 'summary', 'explain', 'setCatalogue', 'defaults', 'choices', 'schemaVersion', 'version', 'policyVersion']) {
       assert.match(dts, new RegExp(`export function ${name}\\(`), name);
     }
     for (const type of ['RawInputs', 'Scalar', 'Generated', 'JsonPlan', 'JsonSetting', 'Scope', 'Reason', 'Capacity', 'Warning', 'Omitted', 'InputError', 'InputFailure', 'Choices']) {
@@ -45,6 +46,12 @@ test('the web package runs with initSync', { skip: !existsSync(path.join(root, '
   const web = await import(path.join(root, 'wasm/pkg-web/nginx_gen_wasm.js'));
   web.initSync({ module: readFileSync(path.join(root, 'wasm/pkg-web/nginx_gen_wasm_bg.wasm')) });
   assert.equal(web.render(INPUT, 'nginx'), expected);
+  // Another language needs its catalogue, which the package ships in i18n/.
+  const german = { ...INPUT, lang: 'de' };
+  assert.throws(() => web.render(german, 'nginx'), (err) => err.field === 'lang' && /setCatalogue/.test(err.accepted));
+  assert.equal(web.setCatalogue(readFileSync(path.join(root, 'wasm/pkg-web/i18n/de.json'), 'utf8')), 'de');
+  assert.equal(web.render(german, 'nginx'),
+    execFileSync(CLI, ['--vcpu', '2', '--ram', '4G', '--workload', 'api', '--lang', 'de', '--format', 'nginx'], { encoding: 'utf8' }));
 });
 
 test('the bundler package runs where .wasm imports are supported (node --experimental-wasm-modules)',

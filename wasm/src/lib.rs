@@ -14,6 +14,11 @@
 //! functions name those types with `unchecked_*_type`. Where the bindings live and why:
 //! docs/wasm.md.
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use nginx_gen_core::i18n::Catalogue;
+use nginx_gen_core::inputs::Msg;
 use nginx_gen_core::render::{self, File, Format, JsonPlan, SCHEMA_VERSION};
 use nginx_gen_core::{
     InputError, InputErrors, Inputs, Lang, Layout, Plan, RawInputs, TlsProfile, Workload,
@@ -99,11 +104,11 @@ fn input_error(errors: &InputErrors) -> JsValue {
 }
 
 fn one_error(field: &str, message: String, accepted: String) -> JsValue {
-    input_error(&InputErrors(vec![InputError {
-        field: field.to_owned(),
-        message,
-        accepted,
-    }]))
+    input_error(&InputErrors(vec![InputError::new(
+        field,
+        Msg::Verbatim(message),
+        Msg::Verbatim(accepted),
+    )]))
 }
 
 /// Reads the inputs argument: a `RawInputs` object, its JSON text, or nothing (defaults).
@@ -139,10 +144,64 @@ fn accepted_document() -> String {
     "an object (or its JSON text) with the fields listed in docs/inputs.md".to_owned()
 }
 
+thread_local! {
+    /// The catalogues handed to [`set_catalogue`]; English is built in.
+    static CATALOGUES: RefCell<Vec<Rc<Catalogue>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The catalogue of `lang`: English, or one handed to `setCatalogue`.
+fn catalogue(lang: Lang) -> Option<Rc<Catalogue>> {
+    if lang == Lang::En {
+        return Some(Rc::new(Catalogue::default()));
+    }
+    CATALOGUES.with(|c| c.borrow().iter().find(|c| c.lang == lang).cloned())
+}
+
+/// The catalogue for a plan's language; asking for a language whose catalogue was not
+/// handed over is an error rather than silently English.
+fn catalogue_of(plan: &Plan) -> Result<Rc<Catalogue>, JsValue> {
+    let lang = plan.inputs.lang;
+    catalogue(lang).ok_or_else(|| {
+        one_error(
+            "lang",
+            format!("no catalogue for '{lang}' was loaded"),
+            format!(
+                "en, or a language whose catalogue (the package's i18n/{lang}.json) was passed to setCatalogue()"
+            ),
+        )
+    })
+}
+
+/// Hands the module the translations of one language: the text of a catalogue file
+/// (`i18n/<lang>.json` in the package). Returns the language's name. Afterwards every
+/// function renders in that language when the inputs ask for it.
+#[wasm_bindgen(js_name = setCatalogue)]
+pub fn set_catalogue(json: &str) -> Result<String, JsValue> {
+    let cat = Catalogue::from_json(json).map_err(|e| {
+        one_error(
+            "catalogue",
+            e.to_string(),
+            "the text of a catalogue file, i18n/<lang>.json".to_owned(),
+        )
+    })?;
+    let lang = cat.lang;
+    CATALOGUES.with(|c| {
+        let mut c = c.borrow_mut();
+        c.retain(|old| old.lang != lang);
+        c.push(Rc::new(cat));
+    });
+    Ok(lang.to_string())
+}
+
 fn plan_of(raw: &RawInputs) -> Result<Plan, JsValue> {
-    Inputs::from_raw(raw)
-        .map(|i| Plan::new(&i))
-        .map_err(|e| input_error(&e))
+    Inputs::from_raw(raw).map(|i| Plan::new(&i)).map_err(|e| {
+        // The messages in the inputs' language when its catalogue is at hand.
+        let lang = raw.lang.as_deref().and_then(|l| l.parse().ok());
+        match lang.and_then(catalogue) {
+            Some(cat) => input_error(&e.localized(&cat)),
+            None => input_error(&e),
+        }
+    })
 }
 
 /// Every file, the plan, capacity and warnings for `inputs` (the CLI's `--format json`
@@ -153,12 +212,13 @@ pub fn generate(
     #[wasm_bindgen(unchecked_param_type = "RawInputs | string")] inputs: &JsValue,
 ) -> Result<JsValue, JsValue> {
     let plan = plan_of(&raw_inputs(inputs)?)?;
+    let cat = catalogue_of(&plan)?;
     // The very text `nginx-gen --format json` prints, parsed by JS, plus the files.
-    let document = js_sys::JSON::parse(&render::json(&plan))?;
+    let document = js_sys::JSON::parse(&render::json_in(&plan, &cat))?;
     js_sys::Reflect::set(
         &document,
         &"files".into(),
-        &to_js(&Files(render::files(&plan)))?,
+        &to_js(&Files(render::files_in(&plan, &cat)))?,
     )?;
     Ok(document)
 }
@@ -177,7 +237,7 @@ pub fn render(
         )
     })?;
     let plan = plan_of(&raw_inputs(inputs)?)?;
-    Ok(render::render(&plan, format))
+    Ok(render::render_in(&plan, format, &*catalogue_of(&plan)?))
 }
 
 /// The capacity summary and warnings the CLI prints after the files.
@@ -185,7 +245,8 @@ pub fn render(
 pub fn summary(
     #[wasm_bindgen(unchecked_param_type = "RawInputs | string")] inputs: &JsValue,
 ) -> Result<String, JsValue> {
-    Ok(render::summary(&plan_of(&raw_inputs(inputs)?)?))
+    let plan = plan_of(&raw_inputs(inputs)?)?;
+    Ok(render::summary_in(&plan, &*catalogue_of(&plan)?))
 }
 
 /// What nginx-gen says about one directive, sysctl or limit, as `nginx-gen explain NAME`
@@ -202,7 +263,7 @@ pub fn explain(
         raw.lang = lang;
     }
     let plan = plan_of(&raw)?;
-    render::explain_directive(&plan, directive).ok_or_else(|| {
+    render::explain_directive_in(&plan, directive, &*catalogue_of(&plan)?).ok_or_else(|| {
         one_error(
             "directive",
             format!("nginx-gen writes no '{directive}' for these inputs"),

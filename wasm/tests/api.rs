@@ -114,6 +114,7 @@ fn inputs_as_object_json_text_or_nothing() {
 
 #[wasm_bindgen_test]
 fn schema_round_trip() {
+    api::set_catalogue(include_str!("../../core/i18n/de.json")).unwrap();
     for input in [
         r#"{"vcpu": 1, "ram": "512M"}"#,
         r#"{"vcpu": 16, "ram": "64G", "workload": "api", "upstreams": ["10.0.0.2:9000", "unix:/run/app.sock"], "behind_lb": true}"#,
@@ -144,8 +145,38 @@ fn schema_round_trip() {
     );
 }
 
+/// Other languages need their catalogue: asking without one names `lang`; after
+/// `setCatalogue` every function renders in it, input errors included.
+#[wasm_bindgen_test]
+fn languages_need_their_catalogue() {
+    let input = r#"{"vcpu": 2, "ram": "2G", "lang": "es"}"#;
+    let err = api::render(&js(input), "nginx").unwrap_err();
+    assert_eq!(get(&err, "field").as_string().as_deref(), Some("lang"));
+    assert_eq!(
+        api::set_catalogue(include_str!("../../core/i18n/es.json")).unwrap(),
+        "es"
+    );
+    let es = nginx_gen_core::i18n::built_in(nginx_gen_core::Lang::Es);
+    assert_eq!(
+        api::render(&js(input), "nginx").unwrap(),
+        render::render_in(&plan(input), render::Format::Nginx, &es)
+    );
+    assert_eq!(
+        api::summary(&js(input)).unwrap(),
+        render::summary_in(&plan(input), &es)
+    );
+    let err = api::render(&js(r#"{"vcpu": 0, "lang": "es"}"#), "nginx").unwrap_err();
+    assert_eq!(
+        get(&err, "accepted").as_string().as_deref(),
+        Some("un número entero de 1 a 1024")
+    );
+    let err = api::set_catalogue("{}").unwrap_err();
+    assert_eq!(get(&err, "field").as_string().as_deref(), Some("catalogue"));
+}
+
 #[wasm_bindgen_test]
 fn render_summary_and_explain_match_core() {
+    api::set_catalogue(include_str!("../../core/i18n/de.json")).unwrap();
     let input = r#"{"vcpu": 2, "ram": "2G", "workload": "proxy"}"#;
     let p = plan(input);
     for (i, name) in api::choices()
@@ -166,9 +197,10 @@ fn render_summary_and_explain_match_core() {
     }
     assert_eq!(api::summary(&js(input)).unwrap(), render::summary(&p));
     let de = plan(r#"{"vcpu": 2, "ram": "2G", "workload": "proxy", "lang": "de"}"#);
+    let german = nginx_gen_core::i18n::built_in(nginx_gen_core::Lang::De);
     assert_eq!(
         api::explain("worker_connections", Some("de".into()), &js(input)).unwrap(),
-        render::explain_directive(&de, "worker_connections").unwrap()
+        render::explain_directive_in(&de, "worker_connections", &german).unwrap()
     );
     let default_plan = Plan::new(&Inputs::default());
     assert_eq!(

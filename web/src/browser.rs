@@ -135,3 +135,23 @@ pub fn now_secs() -> u64 {
         0
     }
 }
+
+/// The text at `url` (relative to the page), or why not: a failed request, a status other
+/// than 200, or no window.
+pub async fn fetch_text(url: &str) -> Result<String, String> {
+    let Some(w) = window() else {
+        return Err("no browser".to_owned());
+    };
+    let fail = |e: JsValue| e.as_string().unwrap_or_else(|| format!("{e:?}"));
+    let response = wasm_bindgen_futures::JsFuture::from(w.fetch_with_str(url))
+        .await
+        .map_err(fail)?;
+    let response: web_sys::Response = response.dyn_into().map_err(fail)?;
+    if !response.ok() {
+        return Err(format!("HTTP {}", response.status()));
+    }
+    let text = wasm_bindgen_futures::JsFuture::from(response.text().map_err(fail)?)
+        .await
+        .map_err(fail)?;
+    text.as_string().ok_or_else(|| "not text".to_owned())
+}

@@ -13,6 +13,7 @@
 
 pub mod archive;
 pub mod browser;
+pub mod catalogues;
 pub mod components;
 pub mod fields;
 pub mod highlight;

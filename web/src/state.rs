@@ -6,6 +6,7 @@
 
 use std::rc::Rc;
 
+use nginx_gen_core::i18n::Catalogue;
 use nginx_gen_core::render::{self, Format};
 use nginx_gen_core::{InputErrors, Inputs, Lang, Plan, RawInputs};
 
@@ -164,19 +165,32 @@ pub struct Output {
 }
 
 impl Output {
-    /// Computes the output for valid inputs.
-    pub fn new(inputs: &Inputs) -> Self {
-        let plan = Plan::new(inputs);
+    /// Computes the output for valid inputs, its texts in the catalogue's language.
+    pub fn new(inputs: &Inputs, cat: &Catalogue) -> Self {
+        Self::rendered(Plan::new(inputs), cat)
+    }
+
+    fn rendered(plan: Plan, cat: &Catalogue) -> Self {
         let texts = Tab::ALL
             .iter()
-            .map(|&t| (t, render::render(&plan, t.format())))
+            .map(|&t| (t, render::render_in(&plan, t.format(), cat)))
             .collect();
         Self {
             texts,
-            query: ShareState::to_query(inputs),
-            command: inputs.to_command(),
+            query: ShareState::to_query(&plan.inputs),
+            command: plan.inputs.to_command(),
             plan,
         }
+    }
+
+    /// The same plan in another language: the plan is English and not recomputed; only
+    /// the language input (URL, command) changes and the texts are rendered again.
+    #[must_use]
+    pub fn in_language(&self, lang: Lang, cat: &Catalogue) -> Self {
+        let mut plan = self.plan.clone();
+        plan.inputs.lang = lang;
+        plan.command = plan.inputs.to_command();
+        Self::rendered(plan, cat)
     }
     /// The text of a tab.
     pub fn text(&self, tab: Tab) -> &str {
@@ -194,6 +208,10 @@ pub struct State {
     pub form: Form,
     /// Language of the page and of the reasons in the files.
     pub lang: Lang,
+    /// The texts of `lang` (English until its catalogue has been loaded).
+    pub cat: Rc<Catalogue>,
+    /// A language whose catalogue could not be loaded (offline before its first use).
+    pub lang_failed: Option<Lang>,
     /// Colour scheme.
     pub theme: Theme,
     /// The tab shown.
@@ -213,8 +231,11 @@ pub struct State {
 pub enum Action {
     /// A field was edited.
     Set(Field, String),
-    /// Another language.
-    SetLang(Lang),
+    /// Another language, with its catalogue (loaded by the page before it dispatches this;
+    /// English needs none).
+    SetLang(Rc<Catalogue>),
+    /// The catalogue of a language could not be loaded.
+    LangFailed(Lang),
     /// Another colour scheme.
     SetTheme(Theme),
     /// Another tab.
@@ -240,14 +261,18 @@ impl State {
         if !share.has_lang {
             inputs.lang = browser_lang.unwrap_or(inputs.lang);
         }
+        // English until the page has loaded the language's catalogue.
+        let cat = Rc::new(Catalogue::default());
         Self {
             form: Form::from_inputs(&inputs),
             lang: inputs.lang,
+            output: Rc::new(Output::new(&inputs, &cat)),
+            cat,
+            lang_failed: None,
             theme: Theme::Auto,
             tab: Tab::Nginx,
             selected: None,
             errors: None,
-            output: Rc::new(Output::new(&inputs)),
             notices: share.notices,
         }
     }
@@ -266,18 +291,16 @@ impl State {
                 next.form.set(field, text);
                 next.revalidate();
             }
-            Action::SetLang(lang) => {
-                next.lang = lang;
-                next.revalidate();
-                if next.errors.is_some() {
-                    // Keep showing the last valid configuration, in the new language.
-                    let inputs = Inputs {
-                        lang,
-                        ..next.output.plan.inputs.clone()
-                    };
-                    next.output = Rc::new(Output::new(&inputs));
-                }
+            Action::SetLang(cat) => {
+                // The plan stays; its texts are rendered again in the new language (also
+                // while the form is invalid: the last valid configuration stays shown).
+                next.lang = cat.lang;
+                next.lang_failed = None;
+                next.output = Rc::new(next.output.in_language(cat.lang, &cat));
+                next.errors = next.errors.map(|e| e.localized(&cat));
+                next.cat = cat;
             }
+            Action::LangFailed(lang) => next.lang_failed = Some(lang),
             Action::SetTheme(theme) => next.theme = theme,
             Action::SetTab(tab) => {
                 next.tab = tab;
@@ -304,11 +327,11 @@ impl State {
             Ok(inputs) => {
                 self.errors = None;
                 if inputs != self.output.plan.inputs {
-                    self.output = Rc::new(Output::new(&inputs));
+                    self.output = Rc::new(Output::new(&inputs, &self.cat));
                     self.selected = None;
                 }
             }
-            Err(errors) => self.errors = Some(errors),
+            Err(errors) => self.errors = Some(errors.localized(&self.cat)),
         }
     }
 }
@@ -374,17 +397,37 @@ mod tests {
         );
     }
 
+    /// The catalogue the page would fetch (tests only: the bundle has none built in).
+    fn catalogue(lang: Lang) -> Rc<Catalogue> {
+        Rc::new(nginx_gen_core::i18n::built_in(lang))
+    }
+
     #[test]
-    fn language_changes_reasons_even_while_invalid() {
+    fn language_changes_texts_and_errors_even_while_invalid() {
         let s = State::default()
             .reduce(Action::Set(Field::named("vcpu"), "x".into()))
-            .reduce(Action::SetLang(Lang::De));
-        assert!(s.errors.is_some());
+            .reduce(Action::SetLang(catalogue(Lang::De)));
+        let plan = Plan::new(&Inputs::from_json(r#"{"lang": "de"}"#).unwrap());
         assert_eq!(
             s.output.text(Tab::Nginx),
-            cli_text(r#"{"lang": "de"}"#, Format::Nginx)
+            render::render_in(&plan, Format::Nginx, &catalogue(Lang::De)),
+            "the CLI's --lang de output"
         );
         assert!(s.output.query.contains("&lang=de&"), "{}", s.output.query);
+        let err = s.error(Field::named("vcpu")).expect("still invalid");
+        assert_eq!(err.message, "'x' ist keine ganze Zahl");
+        // Back to English: the same plan, English texts.
+        let en = s.reduce(Action::SetLang(Rc::new(Catalogue::default())));
+        assert_eq!(en.output.text(Tab::Nginx), cli_text("{}", Format::Nginx));
+        assert_eq!(en.output.plan.settings, s.output.plan.settings);
+    }
+
+    #[test]
+    fn a_language_that_cannot_load_is_reported_and_nothing_else_changes() {
+        let s = State::default().reduce(Action::LangFailed(Lang::Ru));
+        assert_eq!((s.lang, s.lang_failed), (Lang::En, Some(Lang::Ru)));
+        let s = s.reduce(Action::SetLang(catalogue(Lang::Ru)));
+        assert_eq!((s.lang, s.lang_failed), (Lang::Ru, None));
     }
 
     #[test]
@@ -415,7 +458,7 @@ mod tests {
         assert_eq!(s.reduce(Action::SetTheme(Theme::Dark)).theme, Theme::Dark);
         assert_eq!(Theme::Auto.next().next().next(), Theme::Auto);
         let changed = s
-            .reduce(Action::SetLang(Lang::Nl))
+            .reduce(Action::SetLang(catalogue(Lang::Nl)))
             .reduce(Action::Set(Field::named("vcpu"), "64".into()));
         let reset = changed.reduce(Action::Reset);
         assert_eq!(

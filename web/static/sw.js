@@ -23,6 +23,18 @@ self.addEventListener("fetch", (event) => {
     event.respondWith(fetch(req).catch(() => caches.match("./", { cacheName: CACHE })));
     return;
   }
-  // Hashed assets never change: cache first.
-  event.respondWith(caches.match(req, { cacheName: CACHE }).then((hit) => hit || fetch(req)));
+  // Hashed assets never change: cache first. A language catalogue (i18n/) is fetched
+  // the first time it is chosen and kept, so the language works offline from then on.
+  event.respondWith(
+    caches.match(req, { cacheName: CACHE }).then((hit) => {
+      if (hit) return hit;
+      return fetch(req).then((res) => {
+        if (res.ok && new URL(req.url).pathname.includes("/i18n/")) {
+          const copy = res.clone();
+          return caches.open(CACHE).then((c) => c.put(req, copy)).then(() => res);
+        }
+        return res;
+      });
+    }),
+  );
 });

@@ -6,8 +6,10 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
+use nginx_gen_core::i18n::built_in;
 use nginx_gen_core::render::{self, Format};
-use nginx_gen_core::{Inputs, Plan};
+use nginx_gen_core::{Inputs, Lang, Plan};
+use nginx_gen_web::catalogues;
 use nginx_gen_web::components::App;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
@@ -15,8 +17,18 @@ use web_sys::{Element, Event, EventInit, HtmlInputElement, HtmlSelectElement};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
+/// What `nginx-gen --format FORMAT` prints for these inputs, in their language.
 fn cli_text(json: &str, format: Format) -> String {
-    render::render(&Plan::new(&Inputs::from_json(json).unwrap()), format)
+    let plan = Plan::new(&Inputs::from_json(json).unwrap());
+    render::render_in(&plan, format, &built_in(plan.inputs.lang))
+}
+
+/// The test runner serves no `i18n/` (the end-to-end test fetches the real files): the
+/// tests hand the page the catalogues it would fetch, through the cache it fills.
+fn keep_catalogue(lang: Lang) {
+    if catalogues::cached(lang).is_none() {
+        catalogues::keep(built_in(lang));
+    }
 }
 
 fn set_query(query: &str) {
@@ -199,7 +211,15 @@ async fn invalid_value_is_marked_and_output_kept() {
 
 #[wasm_bindgen_test]
 async fn share_url_is_read_with_notices_for_bad_parameters() {
+    keep_catalogue(Lang::De);
     let (root, app) = mount("?v=1&workload=proxy&tls=1&vcpu=zero&colour=blue&lang=de").await;
+    // The URL's language switches once its catalogue is at hand (an effect after mounting).
+    for _ in 0..50 {
+        if text(&root, "#inputs-title") == "Ihre Maschine" {
+            break;
+        }
+        tick().await;
+    }
     assert_eq!(
         find(&root, "#f-workload")
             .dyn_into::<HtmlSelectElement>()
@@ -237,6 +257,7 @@ async fn share_url_is_read_with_notices_for_bad_parameters() {
 
 #[wasm_bindgen_test]
 async fn language_switcher_translates_ui_and_reasons() {
+    keep_catalogue(Lang::Ru);
     let (root, app) = mount("?lang=en").await;
     choose(&root, "#lang", "ru").await;
     assert_eq!(text(&root, "#inputs-title"), "Ваша машина");
@@ -252,6 +273,38 @@ async fn language_switcher_translates_ui_and_reasons() {
         .document_element()
         .unwrap();
     assert_eq!(html.get_attribute("lang").as_deref(), Some("ru"));
+    done(&root, app);
+}
+
+#[wasm_bindgen_test]
+async fn a_language_that_cannot_be_fetched_leaves_the_page_as_it_was() {
+    // No catalogue kept for Spanish: the page fetches i18n/es.json, which this server
+    // does not have (404).
+    let (root, app) = mount("?lang=en").await;
+    let before = text(&root, "[data-testid=out-nginx]");
+    choose(&root, "#lang", "es").await;
+    for _ in 0..50 {
+        if root
+            .query_selector("[data-testid=lang-notice]")
+            .unwrap()
+            .is_some()
+        {
+            break;
+        }
+        tick().await;
+    }
+    let notice = text(&root, "[data-testid=lang-notice]");
+    assert!(notice.contains("Español"), "{notice}");
+    assert_eq!(text(&root, "[data-testid=out-nginx]"), before);
+    assert_eq!(text(&root, "#inputs-title"), "Your machine");
+    assert_eq!(
+        find(&root, "#lang")
+            .dyn_into::<HtmlSelectElement>()
+            .unwrap()
+            .value(),
+        "en",
+        "the switcher shows the page's language again"
+    );
     done(&root, app);
 }
 

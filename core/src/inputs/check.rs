@@ -9,6 +9,7 @@ use crate::version::Version;
 
 use super::raw::printable;
 use super::spec::{DefaultValue, Input, Kind};
+use super::texts::{self, Arg, Msg, value};
 use super::values::{Lang, Layout, Listen, PolicyVersion, SafePath, TlsProfile, Workload};
 use super::{InputError, Scalar, limits};
 
@@ -19,17 +20,8 @@ pub(crate) struct Checker {
 }
 
 impl Checker {
-    pub(crate) fn fail(
-        &mut self,
-        field: &str,
-        message: impl Into<String>,
-        accepted: impl Into<String>,
-    ) {
-        self.errors.push(InputError {
-            field: field.into(),
-            message: message.into(),
-            accepted: accepted.into(),
-        });
+    pub(crate) fn fail(&mut self, field: &str, message: Msg, accepted: Msg) {
+        self.errors.push(InputError::new(field, message, accepted));
     }
 
     /// A registry entry whose kind does not fit its field's type: a bug in the table,
@@ -37,8 +29,8 @@ impl Checker {
     fn wrong_kind<T>(&mut self, spec: &Input) -> Option<T> {
         self.fail(
             spec.name,
-            "the input registry gives this field a kind its type cannot take",
-            spec.kind.accepted(),
+            Msg::of(&texts::REGISTRY_KIND),
+            spec.kind.accepted_msg(),
         );
         None
     }
@@ -56,8 +48,8 @@ impl Checker {
             Some(n) => {
                 self.fail(
                     spec.name,
-                    format!("{n} is out of range"),
-                    spec.kind.accepted(),
+                    Msg::with(&texts::OUT_OF_RANGE, vec![("value", texts::value(n))]),
+                    spec.kind.accepted_msg(),
                 );
                 None
             }
@@ -68,8 +60,11 @@ impl Checker {
                 };
                 self.fail(
                     spec.name,
-                    format!("'{}' is not a whole number", printable(text)),
-                    spec.kind.accepted(),
+                    Msg::with(
+                        &texts::NOT_WHOLE,
+                        vec![("value", texts::value(printable(text)))],
+                    ),
+                    spec.kind.accepted_msg(),
                 );
                 None
             }
@@ -83,13 +78,16 @@ impl Checker {
         match text.parse::<ByteSize>() {
             Ok(size) if (min..=max).contains(&size) => Some(size),
             Ok(_) => {
-                let message = format!("'{}' is out of range", printable(text));
-                self.fail(spec.name, message, spec.kind.accepted());
+                let message = Msg::with(
+                    &texts::OUT_OF_RANGE_QUOTED,
+                    vec![("value", value(printable(text)))],
+                );
+                self.fail(spec.name, message, spec.kind.accepted_msg());
                 None
             }
             Err(e) => {
-                let message = format!("'{}': {e}", printable(text));
-                self.fail(spec.name, message, spec.kind.accepted());
+                let message = invalid(text, Arg::Msg(Box::new(e.msg())));
+                self.fail(spec.name, message, spec.kind.accepted_msg());
                 None
             }
         }
@@ -104,14 +102,14 @@ impl Checker {
             Ok(v) => {
                 self.fail(
                     spec.name,
-                    format!("{v} is not supported"),
-                    spec.kind.accepted(),
+                    Msg::with(&texts::UNSUPPORTED, vec![("value", value(v))]),
+                    spec.kind.accepted_msg(),
                 );
                 None
             }
             Err(e) => {
-                let message = format!("'{}': {e}", printable(text));
-                self.fail(spec.name, message, spec.kind.accepted());
+                let message = invalid(text, Arg::Msg(Box::new(Msg::english(&e.to_string()))));
+                self.fail(spec.name, message, spec.kind.accepted_msg());
                 None
             }
         }
@@ -122,8 +120,11 @@ impl Checker {
             return self.wrong_kind(spec);
         }
         text.parse().ok().or_else(|| {
-            let message = format!("unknown value '{}'", printable(text));
-            self.fail(spec.name, message, spec.kind.accepted());
+            let message = Msg::with(
+                &texts::UNKNOWN_CHOICE,
+                vec![("value", value(printable(text)))],
+            );
+            self.fail(spec.name, message, spec.kind.accepted_msg());
             None
         })
     }
@@ -131,8 +132,8 @@ impl Checker {
     fn parsed<T: FromStr<Err = &'static str>>(&mut self, spec: &Input, text: &str) -> Option<T> {
         text.parse()
             .map_err(|e| {
-                let message = format!("'{}': {e}", printable(text));
-                self.fail(spec.name, message, spec.kind.accepted());
+                let message = invalid(text, Arg::Msg(Box::new(Msg::english(e))));
+                self.fail(spec.name, message, spec.kind.accepted_msg());
             })
             .ok()
     }
@@ -145,12 +146,17 @@ impl Checker {
         if !matches!(spec.kind, Kind::List { .. }) {
             return self.wrong_kind(spec);
         }
-        let accepted = spec.kind.accepted();
         if items.is_empty() || items.len() > limits::LIST_MAX {
             self.fail(
                 spec.name,
-                format!("{} entries given", items.len()),
-                format!("{}: {accepted}", Kind::list_len()),
+                Msg::with(&texts::ENTRIES, vec![("count", value(items.len()))]),
+                Msg::with(
+                    &texts::ACCEPTED_LIST,
+                    vec![
+                        ("max", value(limits::LIST_MAX)),
+                        ("accepted", Arg::Msg(Box::new(spec.kind.accepted_msg()))),
+                    ],
+                ),
             );
             return None;
         }
@@ -159,8 +165,8 @@ impl Checker {
         for item in items {
             if let Some(v) = self.parsed::<T>(spec, item) {
                 if out.contains(&v) {
-                    let message = format!("'{}' is listed twice", printable(item));
-                    self.fail(spec.name, message, accepted.as_str());
+                    let message = Msg::with(&texts::TWICE, vec![("value", value(printable(item)))]);
+                    self.fail(spec.name, message, spec.kind.accepted_msg());
                 } else {
                     out.push(v);
                 }
@@ -168,6 +174,14 @@ impl Checker {
         }
         (self.errors.len() == before).then_some(out)
     }
+}
+
+/// `'value': reason`, the message of a value its type's parser rejected.
+fn invalid(text: &str, reason: Arg) -> Msg {
+    Msg::with(
+        &texts::INVALID,
+        vec![("value", value(printable(text))), ("reason", reason)],
+    )
 }
 
 /// The type of a field of [`super::Inputs`]: how its raw value is checked, what its
@@ -186,8 +200,8 @@ pub(crate) trait Value: Sized {
         if checked.is_none() {
             c.fail(
                 spec.name,
-                "the registry's default is not valid",
-                spec.kind.accepted(),
+                Msg::of(&texts::BAD_DEFAULT),
+                spec.kind.accepted_msg(),
             );
         }
         checked
@@ -223,8 +237,11 @@ impl Value for u16 {
         Self::try_from(n).ok().or_else(|| {
             c.fail(
                 spec.name,
-                format!("{n} is out of range"),
-                "a whole number from 0 to 65535",
+                Msg::with(&texts::OUT_OF_RANGE, vec![("value", texts::value(n))]),
+                Msg::with(
+                    &texts::ACCEPTED_INT,
+                    vec![("min", value(0)), ("max", value(u16::MAX))],
+                ),
             );
             None
         })

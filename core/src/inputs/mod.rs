@@ -130,6 +130,7 @@ mod raw;
 mod registry;
 mod schema;
 mod spec;
+pub(crate) mod texts;
 mod validate;
 mod values;
 
@@ -140,6 +141,7 @@ pub use raw::{InputError, InputErrors, RawValue, Scalar, WrongShape};
 pub use registry::{INPUTS, Inputs, RawInputs};
 pub use schema::json_schema;
 pub use spec::{DefaultValue, Flag, Form, Group, Input, Kind, PATH_ACCEPTED, Section, Widget};
+pub use texts::{Arg, Msg, TEXTS};
 pub use values::{
     Cidr, Lang, Layout, Listen, PolicyVersion, SafePath, ServerName, TlsProfile, Upstream, Workload,
 };

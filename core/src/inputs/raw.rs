@@ -6,6 +6,8 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use super::RawInputs;
+use super::texts::{self, Msg};
+use crate::i18n::Catalogue;
 
 /// A number as it arrives: JSON gives integers, forms and flags give text.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -61,6 +63,37 @@ pub struct InputError {
     pub message: String,
     /// What would be accepted.
     pub accepted: String,
+    /// `message` and `accepted` as templates with their values, for translations.
+    #[serde(skip)]
+    #[cfg_attr(feature = "ts", tsify(skip))]
+    pub source: Option<Box<(Msg, Msg)>>,
+}
+
+impl InputError {
+    /// An error of `field`: what is wrong and what is accepted, in English.
+    pub fn new(field: impl Into<String>, message: Msg, accepted: Msg) -> Self {
+        let english = Catalogue::english();
+        Self {
+            field: field.into(),
+            message: message.text(english),
+            accepted: accepted.text(english),
+            source: Some(Box::new((message, accepted))),
+        }
+    }
+
+    /// The error with its message and accepted values in the catalogue's language.
+    #[must_use]
+    pub fn localized(&self, cat: &Catalogue) -> Self {
+        match &self.source {
+            Some(source) => Self {
+                field: self.field.clone(),
+                message: source.0.text(cat),
+                accepted: source.1.text(cat),
+                source: self.source.clone(),
+            },
+            None => self.clone(),
+        }
+    }
 }
 
 impl fmt::Display for InputError {
@@ -79,6 +112,12 @@ impl fmt::Display for InputError {
 pub struct InputErrors(pub Vec<InputError>);
 
 impl InputErrors {
+    /// Every error in the catalogue's language.
+    #[must_use]
+    pub fn localized(&self, cat: &Catalogue) -> Self {
+        Self(self.0.iter().map(|e| e.localized(cat)).collect())
+    }
+
     /// The error for `field`, if there is one.
     pub fn for_field(&self, field: &str) -> Option<&InputError> {
         self.0.iter().find(|e| e.field == field)
@@ -103,20 +142,19 @@ impl RawInputs {
     /// Parses the JSON input document without validating values; a syntax error, a wrong
     /// type or an unknown field is reported naming the field.
     pub fn from_json(text: &str) -> Result<Self, InputErrors> {
-        let document_error = |message: &str| {
-            InputErrors(vec![InputError {
-                field: "input".to_owned(),
-                message: message.to_owned(),
-                accepted: "one JSON object with the fields listed in docs/inputs.md".to_owned(),
-            }])
+        let document_error = |message: &'static crate::rules::Text| {
+            InputErrors(vec![InputError::new(
+                "input",
+                Msg::of(message),
+                Msg::of(&texts::ACCEPTED_DOCUMENT),
+            )])
         };
         if !text.trim_start().starts_with('{') {
-            return Err(document_error("the document must be a JSON object"));
+            return Err(document_error(&texts::NOT_OBJECT));
         }
         let de = &mut serde_json::Deserializer::from_str(text);
         let raw = Self::deserialize_named(de)?;
-        de.end()
-            .map_err(|_| document_error("trailing characters after the JSON object"))?;
+        de.end().map_err(|_| document_error(&texts::TRAILING))?;
         Ok(raw)
     }
 
@@ -144,17 +182,18 @@ impl RawInputs {
                     .to_owned()
             };
             let accepted = if field == "input" {
-                "a JSON object with the fields listed in docs/inputs.md".to_owned()
+                &texts::ACCEPTED_OBJECT
             } else if message.starts_with("unknown field") {
-                "only the fields listed in docs/inputs.md".to_owned()
+                &texts::ACCEPTED_FIELDS
             } else {
-                "a value of the type listed in docs/inputs.md".to_owned()
+                &texts::ACCEPTED_TYPE
             };
-            InputErrors(vec![InputError {
+            // serde's own words have no template: they stay as serde wrote them.
+            InputErrors(vec![InputError::new(
                 field,
-                message,
-                accepted,
-            }])
+                Msg::Verbatim(message),
+                Msg::of(accepted),
+            )])
         })
     }
 }

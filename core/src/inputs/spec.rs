@@ -248,6 +248,33 @@ impl Kind {
     /// What a valid value looks like, as error messages give it (`a whole number from 1
     /// to 1024`). Validation builds its messages from this, so it states the real range.
     pub fn accepted(self) -> String {
+        self.accepted_msg().text(crate::i18n::Catalogue::english())
+    }
+
+    /// [`Self::accepted`] as a message that translations can fill.
+    pub fn accepted_msg(self) -> super::Msg {
+        use super::texts::{self, Msg, value};
+        match self {
+            Self::Int { min, max } => Msg::with(
+                &texts::ACCEPTED_INT,
+                vec![("min", value(min)), ("max", value(max))],
+            ),
+            Self::Size { min, max } => Msg::with(
+                &texts::ACCEPTED_SIZE,
+                vec![("min", value(min)), ("max", value(max))],
+            ),
+            Self::Version { min } => Msg::with(&texts::ACCEPTED_VERSION, vec![("min", value(min))]),
+            Self::Choice(names) => Msg::Verbatim(names.join(", ")),
+            Self::Bool => Msg::of(&texts::ACCEPTED_BOOL),
+            Self::Path => Msg::english(PATH_ACCEPTED),
+            Self::Text { accepted, .. } | Self::List { accepted, .. } => Msg::english(accepted),
+        }
+    }
+
+    /// The English description as it was written before it became a message: the oracle
+    /// of a test that the messages give the same English.
+    #[cfg(test)]
+    pub(crate) fn accepted_english(self) -> String {
         match self {
             Self::Int { min, max } => format!("a whole number from {min} to {max}"),
             Self::Size { min, max } => {

@@ -7,6 +7,7 @@ use crate::policy::{Feature, Versions};
 
 use super::check::Checker;
 use super::raw::RawValue;
+use super::texts::{self, Msg, value};
 use super::values::ServerName;
 use super::{Group, INPUTS, InputErrors, Inputs, RawInputs, defaults};
 
@@ -52,43 +53,57 @@ impl Inputs {
                 {
                     c.fail(
                         "server_names",
-                        format!(
-                            "'{}' is listed twice: '{name}' already covers {base} and *.{base}",
-                            dup.as_str()
+                        Msg::with(
+                            &texts::NAME_COVERED,
+                            vec![
+                                ("duplicate", value(dup.as_str())),
+                                ("name", value(name)),
+                                ("base", value(base)),
+                            ],
                         ),
-                        "names that do not overlap",
+                        Msg::of(&texts::ACCEPTED_NO_OVERLAP),
                     );
                 }
             }
         }
         if self.http3 && !self.tls {
-            c.fail("http3", "HTTP/3 needs TLS", "http3 only together with tls");
+            c.fail(
+                "http3",
+                Msg::of(&texts::HTTP3_TLS),
+                Msg::of(&texts::ACCEPTED_HTTP3_TLS),
+            );
         } else if self.http3 && !versions.has(Feature::Quic) {
             c.fail(
                 "http3",
-                format!("nginx {} has no HTTP/3", self.nginx_version),
-                format!("http3 with nginx {} or later", Feature::Quic.since()),
+                Msg::with(
+                    &texts::NO_HTTP3,
+                    vec![("version", value(self.nginx_version))],
+                ),
+                Msg::with(
+                    &texts::ACCEPTED_HTTP3_NGINX,
+                    vec![("version", value(Feature::Quic.since()))],
+                ),
             );
         }
         if !self.tls && self.listen.port == 443 {
             c.fail(
                 "listen",
-                "port 443 is the HTTPS port, but TLS is off",
-                "another port, or 443 together with tls (which uses tls_port)",
+                Msg::of(&texts::PORT_443),
+                Msg::of(&texts::ACCEPTED_PORT_443),
             );
         }
         if self.ocsp_stapling && !self.tls {
             c.fail(
                 "ocsp_stapling",
-                "OCSP stapling needs TLS",
-                "ocsp_stapling only together with tls",
+                Msg::of(&texts::OCSP_TLS),
+                Msg::of(&texts::ACCEPTED_OCSP_TLS),
             );
         }
         if self.tls && self.tls_port == self.listen.port {
             c.fail(
                 "tls_port",
-                format!("port {} is also the plain-HTTP port", self.tls_port),
-                "a port other than the listen port",
+                Msg::with(&texts::SAME_PORT, vec![("port", value(self.tls_port))]),
+                Msg::of(&texts::ACCEPTED_OTHER_PORT),
             );
         }
         if self.tls_cert.is_some() != self.tls_key.is_some() {
@@ -99,8 +114,8 @@ impl Inputs {
             };
             c.fail(
                 field,
-                "certificate and key must be given together",
-                "both tls_cert and tls_key, or neither",
+                Msg::of(&texts::CERT_KEY),
+                Msg::of(&texts::ACCEPTED_CERT_KEY),
             );
         }
     }

@@ -190,7 +190,7 @@ impl Feature {
 
 /// `text` with every `{Feature}` placeholder replaced by the first version that has the
 /// feature: reason texts name versions only through the gates.
-pub fn fill_versions(text: &'static str) -> std::borrow::Cow<'static, str> {
+pub fn fill_versions(text: &str) -> std::borrow::Cow<'_, str> {
     if !text.contains('{') {
         return text.into();
     }

@@ -2,8 +2,11 @@
 
 use serde::Serialize;
 
+use std::borrow::Cow;
+
+use crate::i18n::Catalogue;
 use crate::inputs::RawInputs;
-use crate::plan::{Capacity, Omitted, Plan, Scope, Warning};
+use crate::plan::{Capacity, Omitted, Plan, Reason, Scope, Warning};
 use crate::render::path_of;
 use crate::{POLICY_VERSION, VERSION};
 
@@ -26,7 +29,7 @@ pub struct JsonSetting<'a> {
     pub value: String,
     /// The reason.
     #[serde(flatten)]
-    pub setting: &'a crate::plan::Reason,
+    pub setting: Reason,
 }
 
 /// The JSON document.
@@ -46,19 +49,33 @@ pub struct JsonPlan<'a> {
     /// The capacity estimate.
     pub capacity: Capacity,
     /// Warnings.
-    pub warnings: &'a [Warning],
+    pub warnings: Vec<Warning>,
     /// Every setting written.
     pub settings: Vec<JsonSetting<'a>>,
     /// Settings left at their defaults on purpose.
-    pub omitted: &'a [Omitted],
+    pub omitted: Vec<Omitted>,
     /// Command that precompresses the site.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub precompress: Option<&'a str>,
 }
 
+/// `reason` with its explanation in the catalogue's language.
+fn reason_in(reason: &Reason, cat: &Catalogue) -> Reason {
+    let mut translated = reason.clone();
+    if cat.lookup(reason.id).is_some() {
+        translated.why = Cow::Owned(cat.why(reason).into_owned());
+    }
+    translated
+}
+
 impl<'a> JsonPlan<'a> {
-    /// The document for `plan`.
+    /// The document for `plan`, in English.
     pub fn new(plan: &'a Plan) -> Self {
+        Self::new_in(plan, Catalogue::english())
+    }
+
+    /// The document for `plan`, its human texts in the catalogue's language.
+    pub fn new_in(plan: &'a Plan, cat: &Catalogue) -> Self {
         Self {
             schema_version: SCHEMA_VERSION,
             generator: VERSION,
@@ -71,7 +88,14 @@ impl<'a> JsonPlan<'a> {
                 raw
             },
             capacity: plan.capacity,
-            warnings: &plan.warnings,
+            warnings: plan
+                .warnings
+                .iter()
+                .map(|w| Warning {
+                    message: super::warning_message(w, cat).into_owned(),
+                    ..w.clone()
+                })
+                .collect(),
             settings: plan
                 .settings
                 .iter()
@@ -80,21 +104,35 @@ impl<'a> JsonPlan<'a> {
                     scope: s.scope,
                     name: s.name,
                     value: s.value(),
-                    setting: &s.reason,
+                    setting: reason_in(&s.reason, cat),
                 })
                 .collect(),
-            omitted: &plan.omitted,
+            omitted: plan
+                .omitted
+                .iter()
+                .map(|o| Omitted {
+                    reason: reason_in(&o.reason, cat),
+                    ..o.clone()
+                })
+                .collect(),
             precompress: plan.precompress.as_deref(),
         }
     }
 }
 
-/// Renders the plan as pretty-printed JSON.
+/// Renders the plan as pretty-printed JSON, in English.
+pub fn json(plan: &Plan) -> String {
+    json_in(plan, Catalogue::english())
+}
+
+/// Renders the plan as pretty-printed JSON, its human texts (reasons, warnings) in the
+/// catalogue's language.
 ///
 /// # Panics
 /// Never: the document holds only strings, numbers and booleans.
-pub fn json(plan: &Plan) -> String {
-    let mut s = serde_json::to_string_pretty(&JsonPlan::new(plan)).expect("the plan serialises");
+pub fn json_in(plan: &Plan, cat: &Catalogue) -> String {
+    let doc = JsonPlan::new_in(plan, cat);
+    let mut s = serde_json::to_string_pretty(&doc).expect("the plan serialises");
     s.push('\n');
     s
 }

@@ -1,6 +1,7 @@
 //! `/etc/nginx/nginx.conf`: main context, `events {}` and `http {}`.
 
-use super::{header, with_new_reason};
+use super::{header, texts, with_new_reason};
+use crate::i18n::Catalogue;
 use crate::ir::{self, Node, Origin};
 use crate::plan::{FileKind, Plan, Scope};
 
@@ -31,7 +32,7 @@ pub(super) fn scope_nodes(plan: &Plan, scope: Scope, count: usize) -> Vec<Node<'
 
 /// Omitted settings of one nginx file, as a closing comment: one line per setting, in one
 /// string (each line is wrapped on its own).
-pub(super) fn omitted_nodes(plan: &Plan, file: FileKind) -> Vec<Node<'_>> {
+pub(super) fn omitted_nodes<'a>(plan: &'a Plan, file: FileKind, cat: &Catalogue) -> Vec<Node<'a>> {
     let mut nginx = plan
         .omitted
         .iter()
@@ -42,29 +43,38 @@ pub(super) fn omitted_nodes(plan: &Plan, file: FileKind) -> Vec<Node<'_>> {
     }
     // A line is a name and a sentence or two: room for about twenty.
     let mut text = String::with_capacity(4096);
-    text.push_str("Left at nginx's defaults on purpose:");
+    text.push_str(cat.get(&texts::OMITTED_NGINX));
     for o in nginx {
-        for part in ["\n- ", o.name, ": ", &o.reason.why] {
+        for part in ["\n- ", o.name, ": ", &cat.why(&o.reason)] {
             text.push_str(part);
         }
     }
     vec![Node::Blank, Node::Comment(text.into())]
 }
 
-/// Renders nginx.conf.
+/// Renders nginx.conf in English.
 pub fn nginx_conf(plan: &Plan) -> String {
-    ir::write(&tree(plan))
+    nginx_conf_in(plan, Catalogue::english())
 }
 
-/// [`nginx_conf`], and where each setting's lines are.
-pub fn nginx_conf_with_origins(plan: &Plan) -> (String, Vec<Origin>) {
-    ir::write_with_origins(&tree(plan))
+/// Renders nginx.conf in the catalogue's language.
+pub fn nginx_conf_in(plan: &Plan, cat: &Catalogue) -> String {
+    ir::write(&tree(plan, cat), cat)
 }
 
-fn tree(plan: &Plan) -> Vec<Node<'_>> {
+/// [`nginx_conf_in`], and where each setting's lines are.
+pub fn nginx_conf_with_origins(plan: &Plan, cat: &Catalogue) -> (String, Vec<Origin>) {
+    ir::write_with_origins(&tree(plan, cat), cat)
+}
+
+fn tree<'a>(plan: &'a Plan, cat: &Catalogue) -> Vec<Node<'a>> {
     // The header's four comments, blank lines, main settings, two blocks and the omitted.
     let mut tree: Vec<Node> = Vec::with_capacity(64);
-    tree.extend(header(plan, "nginx.conf").into_iter().map(Node::Comment));
+    tree.extend(
+        header(plan, "nginx.conf", cat)
+            .into_iter()
+            .map(|line| Node::Comment(line.into_owned().into())),
+    );
     let (mut main, mut events, mut http) = (0, 0, 0);
     for setting in &plan.settings {
         match setting.scope {
@@ -88,6 +98,6 @@ fn tree(plan: &Plan) -> Vec<Node<'_>> {
         vec![],
         scope_nodes(plan, Scope::Http, http),
     ));
-    tree.extend(omitted_nodes(plan, FileKind::Nginx));
+    tree.extend(omitted_nodes(plan, FileKind::Nginx, cat));
     tree
 }

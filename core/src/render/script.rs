@@ -4,33 +4,47 @@
 
 use std::fmt::Write;
 
-use super::{files, header_lines};
+use super::{files_in, header_lines, texts};
+use crate::i18n::Catalogue;
+use crate::ir::push_wrapped;
 use crate::plan::Plan;
 
 /// The here-document delimiter; validated inputs cannot produce a line equal to it.
 const EOF_MARK: &str = "NGINX_GEN_EOF";
 
-/// Renders the install script.
+/// Comment lines are wrapped to this width, the `# ` included.
+const WIDTH: usize = 84;
+
+/// Renders the install script in English.
 pub fn install_script(plan: &Plan) -> String {
-    let files = files(plan);
+    install_script_in(plan, Catalogue::english())
+}
+
+/// Renders the install script in the catalogue's language (its comments; the messages
+/// it prints stay English, as the shell quotes them).
+pub fn install_script_in(plan: &Plan, cat: &Catalogue) -> String {
+    let files = files_in(plan, cat);
     let mut out = String::from("#!/bin/sh\n");
-    for line in header_lines(plan, "Install script") {
+    for line in header_lines(plan, cat.get(&texts::WHAT_SCRIPT), cat) {
         let _ = writeln!(out, "# {line}");
     }
+    push_wrapped(&mut out, "# ", cat.get(&texts::SCRIPT_ROOT), WIDTH);
     out.push_str(
-        "# Run as root. Existing files are copied to a backup directory first; if `nginx -t`\n\
-         # rejects the result, they are put back and nothing is reloaded.\n\
-         set -eu\n\
+        "set -eu\n\
          backup=\"/var/backups/nginx-gen/$(date +%Y%m%d-%H%M%S)\"\n\
          mkdir -p \"$backup\"\n\n\
-         put() {\n\
-         \x20   # put PATH: move PATH.nginx-gen-new into place, keeping a backup of PATH.\n\
-         \x20   if [ -e \"$1\" ]; then mkdir -p \"$backup$(dirname \"$1\")\" && cp -p \"$1\" \"$backup$1\"; fi\n\
+         put() {\n",
+    );
+    push_wrapped(&mut out, "    # ", cat.get(&texts::SCRIPT_PUT), WIDTH);
+    out.push_str(
+        "    if [ -e \"$1\" ]; then mkdir -p \"$backup$(dirname \"$1\")\" && cp -p \"$1\" \"$backup$1\"; fi\n\
          \x20   mv \"$1.nginx-gen-new\" \"$1\"\n\
          }\n\n\
-         restore() {\n\
-         \x20   # restore PATH: the backup if there is one, otherwise remove the new file.\n\
-         \x20   if [ -e \"$backup$1\" ]; then cp -p \"$backup$1\" \"$1\"; else rm -f \"$1\"; fi\n\
+         restore() {\n",
+    );
+    push_wrapped(&mut out, "    # ", cat.get(&texts::SCRIPT_RESTORE), WIDTH);
+    out.push_str(
+        "    if [ -e \"$backup$1\" ]; then cp -p \"$backup$1\" \"$1\"; else rm -f \"$1\"; fi\n\
          }\n",
     );
     for file in &files {
@@ -50,10 +64,11 @@ pub fn install_script(plan: &Plan) -> String {
     out.push_str(
         "    exit 1\nfi\n\
          sysctl --system >/dev/null\n\
-         systemctl daemon-reload\n\
-         # LimitNOFILE applies to the master at its next restart; workers get\n\
-         # worker_rlimit_nofile on this reload already.\n\
-         systemctl reload nginx\n\
+         systemctl daemon-reload\n",
+    );
+    push_wrapped(&mut out, "# ", cat.get(&texts::SCRIPT_NOFILE), WIDTH);
+    out.push_str(
+        "systemctl reload nginx\n\
          echo \"nginx-gen: installed; previous files are in $backup\"\n",
     );
     out

@@ -1,45 +1,49 @@
 //! The site file: upstream, catch-all servers and the site's server blocks.
 
-use super::header;
 use super::nginx::{omitted_nodes, scope_nodes};
+use super::{header, texts};
+use crate::i18n::Catalogue;
 use crate::ir::{self, Node, Origin};
 use crate::plan::{FileKind, LocationRole, Plan, Scope, ServerRole};
+use crate::rules::Text;
 
-fn server_title(role: ServerRole) -> &'static str {
+fn server_title(role: ServerRole) -> &'static Text {
     match role {
-        ServerRole::CatchAll => {
-            "Catch-all for unknown host names on plain HTTP; owns the listen options."
-        }
-        ServerRole::CatchAllTls => {
-            "Catch-all for unknown host names on HTTPS; owns the listen options."
-        }
-        ServerRole::Site => "The site on plain HTTP.",
-        ServerRole::SiteTls => "The site on HTTPS.",
+        ServerRole::CatchAll => &texts::SERVER_CATCH_ALL,
+        ServerRole::CatchAllTls => &texts::SERVER_CATCH_ALL_TLS,
+        ServerRole::Site => &texts::SERVER_SITE,
+        ServerRole::SiteTls => &texts::SERVER_SITE_TLS,
     }
 }
 
-/// Renders the site file.
+/// Renders the site file in English.
 pub fn site(plan: &Plan) -> String {
-    ir::write(&tree(plan))
+    site_in(plan, Catalogue::english())
 }
 
-/// [`site`], and where each setting's lines are.
-pub fn site_with_origins(plan: &Plan) -> (String, Vec<Origin>) {
-    ir::write_with_origins(&tree(plan))
+/// Renders the site file in the catalogue's language.
+pub fn site_in(plan: &Plan, cat: &Catalogue) -> String {
+    ir::write(&tree(plan, cat), cat)
 }
 
-fn tree(plan: &Plan) -> Vec<Node<'_>> {
+/// [`site_in`], and where each setting's lines are.
+pub fn site_with_origins(plan: &Plan, cat: &Catalogue) -> (String, Vec<Origin>) {
+    ir::write_with_origins(&tree(plan, cat), cat)
+}
+
+fn tree<'a>(plan: &'a Plan, cat: &Catalogue) -> Vec<Node<'a>> {
     // The header, then up to a blank line, a title and a block per server and upstream.
     let mut tree: Vec<Node> = Vec::with_capacity(24);
-    tree.extend(header(plan, "Site file").into_iter().map(Node::Comment));
+    tree.extend(
+        header(plan, cat.get(&texts::WHAT_SITE), cat)
+            .into_iter()
+            .map(|line| Node::Comment(line.into_owned().into())),
+    );
     if let Some(cmd) = &plan.precompress {
         tree.push(Node::Comment(
-            [
-                "Precompress the files after every deploy (for gzip_static):\n  ",
-                cmd,
-            ]
-            .concat()
-            .into(),
+            [cat.get(&texts::SITE_PRECOMPRESS), "\n  ", cmd]
+                .concat()
+                .into(),
         ));
     }
     // The settings of every block, counted in one pass, so that blocks without any are not
@@ -81,9 +85,11 @@ fn tree(plan: &Plan) -> Vec<Node<'_>> {
             }
         }
         tree.push(Node::Blank);
-        tree.push(Node::Comment(server_title(server).into()));
+        tree.push(Node::Comment(
+            cat.get(server_title(server)).to_owned().into(),
+        ));
         tree.push(Node::block("server", vec![], children));
     }
-    tree.extend(omitted_nodes(plan, FileKind::Site));
+    tree.extend(omitted_nodes(plan, FileKind::Site, cat));
     tree
 }

@@ -1,6 +1,7 @@
 //! The `sysctl.d` file: `key = value` lines under their reasons.
 
-use super::{Origin, header, line_origin, push_value};
+use super::{Origin, header, line_origin, push_value, texts};
+use crate::i18n::Catalogue;
 use crate::ir::{push_reason, push_wrapped};
 use crate::plan::{FileKind, Plan, Scope};
 
@@ -8,31 +9,36 @@ fn comment_lines(out: &mut String, text: &str) {
     push_wrapped(out, "# ", text, 90);
 }
 
-/// Renders the sysctl.d file.
+/// Renders the sysctl.d file in English.
 pub fn sysctl(plan: &Plan) -> String {
-    render(plan, None)
+    sysctl_in(plan, Catalogue::english())
 }
 
-/// [`sysctl`], and where each setting's lines are.
-pub fn sysctl_with_origins(plan: &Plan) -> (String, Vec<Origin>) {
+/// Renders the sysctl.d file in the catalogue's language.
+pub fn sysctl_in(plan: &Plan, cat: &Catalogue) -> String {
+    render(plan, None, cat)
+}
+
+/// [`sysctl_in`], and where each setting's lines are.
+pub fn sysctl_with_origins(plan: &Plan, cat: &Catalogue) -> (String, Vec<Origin>) {
     let mut origins = Vec::new();
-    let out = render(plan, Some(&mut origins));
+    let out = render(plan, Some(&mut origins), cat);
     (out, origins)
 }
 
-fn render(plan: &Plan, mut origins: Option<&mut Vec<Origin>>) -> String {
+fn render(plan: &Plan, mut origins: Option<&mut Vec<Origin>>, cat: &Catalogue) -> String {
     let mut out = String::with_capacity(4096);
-    for line in header(plan, "Kernel settings for nginx") {
+    for line in header(plan, cat.get(&texts::WHAT_SYSCTL), cat) {
         comment_lines(&mut out, &line);
     }
-    comment_lines(&mut out, "Apply with: sysctl --system");
+    comment_lines(&mut out, cat.get(&texts::SYSCTL_APPLY));
     for (index, setting) in plan.settings.iter().enumerate() {
         if setting.scope != Scope::Sysctl {
             continue;
         }
         out.push('\n');
         let reason_at = out.len();
-        push_reason(&mut out, "# ", &setting.reason, 90);
+        push_reason(&mut out, "# ", &setting.reason, 90, cat);
         if let Some(origins) = origins.as_deref_mut() {
             origins.push(line_origin(&out, index, reason_at, out.len()));
         }
@@ -48,11 +54,11 @@ fn render(plan: &Plan, mut origins: Option<&mut Vec<Origin>>) -> String {
         .peekable();
     if omitted.peek().is_some() {
         out.push('\n');
-        comment_lines(&mut out, "Left at the kernel's defaults on purpose:");
+        comment_lines(&mut out, cat.get(&texts::OMITTED_SYSCTL));
         let mut line = String::new();
         for o in omitted {
             line.clear();
-            for part in ["- ", o.name, ": ", &o.reason.why] {
+            for part in ["- ", o.name, ": ", &cat.why(&o.reason)] {
                 line.push_str(part);
             }
             comment_lines(&mut out, &line);

@@ -1,39 +1,40 @@
 //! The systemd drop-in for `nginx.service`.
 
-use super::{Origin, header, line_origin, push_value};
+use super::{Origin, header, line_origin, push_value, texts};
+use crate::i18n::Catalogue;
 use crate::ir::{push_reason, push_wrapped};
 use crate::plan::{Plan, Scope};
 
-/// Renders the drop-in.
+/// Renders the drop-in in English.
 pub fn systemd(plan: &Plan) -> String {
-    render(plan, None)
+    systemd_in(plan, Catalogue::english())
 }
 
-/// [`systemd`], and where each setting's lines are.
-pub fn systemd_with_origins(plan: &Plan) -> (String, Vec<Origin>) {
+/// Renders the drop-in in the catalogue's language.
+pub fn systemd_in(plan: &Plan, cat: &Catalogue) -> String {
+    render(plan, None, cat)
+}
+
+/// [`systemd_in`], and where each setting's lines are.
+pub fn systemd_with_origins(plan: &Plan, cat: &Catalogue) -> (String, Vec<Origin>) {
     let mut origins = Vec::new();
-    let out = render(plan, Some(&mut origins));
+    let out = render(plan, Some(&mut origins), cat);
     (out, origins)
 }
 
-fn render(plan: &Plan, mut origins: Option<&mut Vec<Origin>>) -> String {
+fn render(plan: &Plan, mut origins: Option<&mut Vec<Origin>>, cat: &Catalogue) -> String {
     let mut out = String::with_capacity(1024);
-    for line in header(plan, "systemd drop-in for nginx.service") {
+    for line in header(plan, cat.get(&texts::WHAT_SYSTEMD), cat) {
         push_wrapped(&mut out, "# ", &line, 90);
     }
-    push_wrapped(
-        &mut out,
-        "# ",
-        "Apply with: systemctl daemon-reload && systemctl restart nginx",
-        90,
-    );
+    push_wrapped(&mut out, "# ", cat.get(&texts::SYSTEMD_APPLY), 90);
     out.push_str("\n[Service]\n");
     for (index, setting) in plan.settings.iter().enumerate() {
         if setting.scope != Scope::Systemd {
             continue;
         }
         let reason_at = out.len();
-        push_reason(&mut out, "# ", &setting.reason, 90);
+        push_reason(&mut out, "# ", &setting.reason, 90, cat);
         if let Some(origins) = origins.as_deref_mut() {
             origins.push(line_origin(&out, index, reason_at, out.len()));
         }

@@ -28,7 +28,6 @@ pub(crate) mod warnings;
 
 use std::borrow::Cow;
 
-use crate::i18n;
 use crate::inputs::Inputs;
 use crate::plan::{Omitted, Reason, Scope, ServerRole, Setting};
 use crate::policy::{Versions, default_and_doc, fill_versions};
@@ -164,7 +163,7 @@ impl Out<'_> {
         let (default, doc) = default_and_doc(self.rule.name, self.i.nginx_version);
         Reason {
             id: text.id,
-            why: fill_versions(i18n::translate(self.i.lang, text.id).unwrap_or(text.en)),
+            why: fill_versions(text.en),
             formula: formula.map(Formula::into_string),
             inputs: text.inputs,
             default,

@@ -2,6 +2,7 @@
 //! the registry ([`TEXTS`]), filled with the numbers of the plan.
 
 use super::{Ctx, Text};
+use crate::i18n::fill;
 use crate::inputs::{Layout, Upstream, Workload, defaults};
 use crate::plan::Warning;
 use crate::policy::ADVISORIES;
@@ -59,35 +60,16 @@ fn template(id: &str) -> &'static str {
     TEXTS.iter().find(|t| t.id == id).map_or("", |t| t.en)
 }
 
-/// `template` with each `{name}` replaced by its value.
-fn fill(template: &str, values: &[(&str, &str)]) -> String {
-    let mut out = String::with_capacity(template.len() + 32);
-    let mut rest = template;
-    while let Some(open) = rest.find('{') {
-        out.push_str(&rest[..open]);
-        let Some(close) = rest[open..].find('}') else {
-            break;
-        };
-        let name = &rest[open + 1..open + close];
-        match values.iter().find(|(n, _)| *n == name) {
-            Some((_, v)) => out.push_str(v),
-            None => out.push_str(&rest[open..=open + close]),
-        }
-        rest = &rest[open + close + 1..];
-    }
-    out.push_str(rest);
-    out
-}
-
 /// The warnings for `c`.
 pub(crate) fn warnings(c: &Ctx) -> Vec<Warning> {
     let (i, t) = (c.i, c.t);
     let mut out = Vec::new();
-    let mut warn = |id: &'static str, field, values: &[(&str, &str)]| {
+    let mut warn = |id: &'static str, field, values: &[(&'static str, &str)]| {
         out.push(Warning {
             id,
             field,
             message: fill(template(id), values),
+            values: values.iter().map(|(k, v)| (*k, (*v).to_owned())).collect(),
         });
     };
     if t.clients < t.clients_target {

@@ -12,6 +12,8 @@
 //   form   "off" hides the form (vCPU, RAM, workload); shown otherwise;
 //   theme  "light", "dark" or "auto" (default: follows prefers-color-scheme);
 //   wasm   URL of the .wasm file, when it is not next to the script.
+//   i18n   URL of the folder of language catalogues (default: i18n/ next to the script);
+//          a widget whose lang is not English fetches <i18n>/<lang>.json once per page.
 import * as glue from './glue.js'; // replaced by wasm/build-widget.mjs
 
 const FILE_FORMATS = ['nginx', 'site', 'sysctl', 'systemd']; // the order of generate().files
@@ -30,6 +32,23 @@ let loading = null;
 function load(url) {
   loading ??= glue.default(url ? { module_or_path: new URL(url, document.baseURI) } : undefined);
   return loading;
+}
+
+const catalogues = new Map(); // lang -> Promise, shared by every widget on the page
+/** Hands the module the catalogue of `lang` (fetched once per page); English is built in. */
+function catalogue(lang, base) {
+  if (!lang || lang === 'en') return Promise.resolve();
+  if (!catalogues.has(lang)) {
+    const url = new URL(`${lang}.json`, new URL(base || './i18n/', base ? document.baseURI : import.meta.url));
+    catalogues.set(lang, fetch(url).then((r) => {
+      if (!r.ok) throw new Error(`${url}: HTTP ${r.status}`);
+      return r.text();
+    }).then((text) => { glue.setCatalogue(text); }).catch((error) => {
+      catalogues.delete(lang); // try again next time
+      throw error;
+    }));
+  }
+  return catalogues.get(lang);
 }
 
 const STYLE = `
@@ -103,13 +122,24 @@ class NginxGenWidget extends HTMLElement {
     this.shadowRoot.replaceChildren(element('style', { text: STYLE }), box);
     this.box = box;
     load(this.getAttribute('wasm')).then(
-      () => { this.ready = true; this.build(); },
+      () => this.withLanguage(() => { this.ready = true; this.build(); }),
       (error) => this.fail(error),
     );
   }
 
   attributeChangedCallback() {
-    if (this.ready) this.build();
+    if (this.ready) this.withLanguage(() => this.build());
+  }
+
+  /** Runs `then` once the catalogue of the widget's language is loaded; when it cannot
+   *  be, the widget shows English and says why. */
+  withLanguage(then) {
+    this.languageProblem = null;
+    const lang = this.inputs().lang;
+    catalogue(lang, this.getAttribute('i18n')).then(then, (error) => {
+      this.languageProblem = `The ${lang} texts did not load (${error.message}); showing English.`;
+      then();
+    });
   }
 
   fail(error) {
@@ -119,9 +149,12 @@ class NginxGenWidget extends HTMLElement {
     this.setAttribute('data-state', 'failed');
   }
 
-  /** The inputs: the preset from the attributes, then what the reader typed. */
+  /** The inputs: the preset from the attributes, then what the reader typed (English
+   *  when the language's catalogue could not be loaded). */
   inputs() {
-    return { ...presetOf(this), ...this.overrides };
+    const inputs = { ...presetOf(this), ...this.overrides };
+    if (this.languageProblem) delete inputs.lang;
+    return inputs;
   }
 
   build() {
@@ -171,7 +204,7 @@ class NginxGenWidget extends HTMLElement {
         return this.section(format, title, text);
       });
       this.outputs.replaceChildren(...sections);
-      this.errorBox.textContent = '';
+      this.errorBox.textContent = this.languageProblem || '';
       this.setAttribute('data-state', 'ready');
     } catch (error) {
       // Invalid input: name the field and what is accepted; keep the last good output.

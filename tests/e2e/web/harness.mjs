@@ -15,15 +15,17 @@ export const CLI = process.env.NGINX_GEN || path.join(ROOT, 'target', 'release',
 
 const MIME = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.wasm': 'application/wasm',
-  '.css': 'text/css', '.svg': 'image/svg+xml',
+  '.css': 'text/css', '.svg': 'image/svg+xml', '.json': 'application/json',
 };
 
-/** Serves dir on 127.0.0.1 (random port) like any static file server; counts requests. */
+/** Serves dir on 127.0.0.1 (random port) like any static file server; counts requests
+ *  and keeps their paths. */
 export async function serve(dir) {
-  const stats = { requests: 0 };
+  const stats = { requests: 0, paths: [] };
   const server = http.createServer(async (req, res) => {
     stats.requests += 1;
     const rel = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    stats.paths.push(rel);
     const file = path.join(dir, rel.endsWith('/') ? rel + 'index.html' : rel);
     if (!file.startsWith(dir + path.sep)) return res.writeHead(403).end();
     try {

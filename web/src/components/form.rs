@@ -1,6 +1,7 @@
 //! The input form: every input of the core, in four groups, each with a hint and the
 //! core's message when its value is rejected.
 
+use nginx_gen_core::i18n::Catalogue;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
@@ -13,32 +14,32 @@ use crate::state::{Action, State};
 #[function_component(InputForm)]
 pub fn input_form(props: &Props) -> Html {
     let state = &props.state;
-    let lang = state.lang;
+    let cat: &Catalogue = &state.cat;
     let reset = {
         let state = state.clone();
         Callback::from(move |_: MouseEvent| state.dispatch(Action::Reset))
     };
     html! {
         <section class="inputs" aria-labelledby="inputs-title">
-            <h2 id="inputs-title">{ T::Inputs.get(lang) }</h2>
+            <h2 id="inputs-title">{ T::Inputs.get(cat) }</h2>
             <form onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())} novalidate=true>
                 { for Section::ALL.iter().map(|&g| html! {
                     <fieldset class={classes!("group", format!("group-{}", g.id()))}>
-                        <legend>{ section_title(g).get(lang) }</legend>
+                        <legend>{ section_title(g).get(cat) }</legend>
                         { for Field::all().iter().filter(|f| f.section() == g).map(|&f| field(state, f)) }
                     </fieldset>
                 }) }
-                <button type="button" class="ghost" data-testid="reset" onclick={reset}>{ T::Reset.get(lang) }</button>
+                <button type="button" class="ghost" data-testid="reset" onclick={reset}>{ T::Reset.get(cat) }</button>
             </form>
         </section>
     }
 }
 
 fn field(state: &UseReducerHandle<State>, f: Field) -> Html {
-    let lang = state.lang;
+    let cat: &Catalogue = &state.cat;
     let key = f.key();
     let (label, hint) = match f.texts() {
-        Some((label, hint)) => (label.get(lang), hint.get(lang)),
+        Some((label, hint)) => (label.get(cat), hint.get(cat)),
         None => (f.input().help, ""),
     };
     let id = format!("f-{key}");
@@ -74,7 +75,7 @@ fn field(state: &UseReducerHandle<State>, f: Field) -> Html {
                         aria-describedby={described} aria-invalid={invalid} />
                     <label for={id}>{ label }</label>
                     <small id={hint_id} class="hint">{ hint }</small>
-                    { error_html(&err_id, error, lang) }
+                    { error_html(&err_id, error, cat) }
                 </div>
             };
         }
@@ -95,7 +96,7 @@ fn field(state: &UseReducerHandle<State>, f: Field) -> Html {
         }
         Widget::Number => html! {
             <input type="text" inputmode="numeric" id={id.clone()} name={key} value={value} oninput={on_text}
-                placeholder={if f.key() == "clients" { T::Auto.get(lang) } else { "" }}
+                placeholder={if f.key() == "clients" { T::Auto.get(cat).to_owned() } else { String::new() }}
                 autocomplete="off" spellcheck="false" aria-describedby={described} aria-invalid={invalid} />
         },
         Widget::Text | Widget::List => html! {
@@ -109,7 +110,7 @@ fn field(state: &UseReducerHandle<State>, f: Field) -> Html {
             <label for={id}>{ label }</label>
             { control }
             <small id={hint_id} class="hint">{ hint }</small>
-            { error_html(&err_id, error, lang) }
+            { error_html(&err_id, error, cat) }
         </div>
     }
 }
@@ -129,17 +130,13 @@ fn placeholder(state: &State, f: Field) -> String {
     }
 }
 
-fn error_html(
-    id: &str,
-    error: Option<&nginx_gen_core::InputError>,
-    lang: nginx_gen_core::Lang,
-) -> Html {
+fn error_html(id: &str, error: Option<&nginx_gen_core::InputError>, cat: &Catalogue) -> Html {
     match error {
         None => html! {},
         Some(e) => html! {
             <p id={id.to_owned()} class="error" data-testid={format!("error-{}", e.field)}>
                 <span class="msg">{ &e.message }</span>
-                <span class="accepted">{ format!(" {} {}", T::Accepted.get(lang), e.accepted) }</span>
+                <span class="accepted">{ format!(" {} {}", T::Accepted.get(cat), e.accepted) }</span>
             </p>
         },
     }

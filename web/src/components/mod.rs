@@ -8,6 +8,7 @@ mod side;
 
 use std::rc::Rc;
 
+use nginx_gen_core::i18n::Catalogue;
 use yew::prelude::*;
 
 use crate::share::{Problem, ShareState};
@@ -50,15 +51,24 @@ pub fn app() -> Html {
         let query = state.output.query.clone();
         use_effect_with(query, |query| browser::replace_query(query));
     }
+    {
+        // A language named by the URL or the browser: load its texts once.
+        let state = state.clone();
+        use_effect_with((), move |()| {
+            if state.cat.lang != state.lang {
+                header::switch_language(&state, state.lang, || {});
+            }
+        });
+    }
     use_effect_with((state.theme, state.lang), |(theme, lang)| {
         browser::set_root_attribute("data-theme", theme.as_str());
         browser::set_root_attribute("lang", lang.as_str());
         browser::store("nginx-gen-theme", theme.as_str());
     });
-    let lang = state.lang;
+    let cat: &Catalogue = &state.cat;
     html! {
         <>
-            <a class="skip" href="#output">{ T::Skip.get(lang) }</a>
+            <a class="skip" href="#output">{ T::Skip.get(cat) }</a>
             <Header state={state.clone()} />
             <Notices state={state.clone()} />
             <main class="layout">
@@ -69,7 +79,7 @@ pub fn app() -> Html {
                     <Summary state={state.clone()} />
                 </aside>
             </main>
-            <footer><p>{ T::Footer.get(lang) }</p></footer>
+            <footer><p>{ T::Footer.get(cat) }</p></footer>
         </>
     }
 }
@@ -78,7 +88,7 @@ pub fn app() -> Html {
 #[function_component(Notices)]
 fn notices(props: &Props) -> Html {
     let state = &props.state;
-    let lang = state.lang;
+    let cat: &Catalogue = &state.cat;
     let dismiss = {
         let state = state.clone();
         Callback::from(move |_: MouseEvent| state.dispatch(Action::DismissNotices))
@@ -87,23 +97,28 @@ fn notices(props: &Props) -> Html {
         <div class="notices">
             if !state.notices.is_empty() {
                 <div class="notice warn" role="status" data-testid="url-notice">
-                    <p>{ T::UrlNotice.get(lang) }</p>
+                    <p>{ T::UrlNotice.get(cat) }</p>
                     <ul>
                         { for state.notices.iter().map(|n| {
                             let why = match &n.problem {
-                                Problem::Unknown => T::UnknownParam.get(lang).to_owned(),
+                                Problem::Unknown => T::UnknownParam.get(cat).to_owned(),
                                 Problem::Invalid(message) => message.clone(),
-                                Problem::Version => T::NewerLink.get(lang).to_owned(),
+                                Problem::Version => T::NewerLink.get(cat).to_owned(),
                             };
                             html! { <li><code>{ format!("{}={}", n.param, n.value) }</code>{ ": " }{ why }</li> }
                         }) }
                     </ul>
-                    <button type="button" class="ghost" onclick={dismiss}>{ T::Dismiss.get(lang) }</button>
+                    <button type="button" class="ghost" onclick={dismiss}>{ T::Dismiss.get(cat) }</button>
+                </div>
+            }
+            if let Some(lang) = state.lang_failed {
+                <div class="notice error" role="status" data-testid="lang-notice">
+                    <p>{ format!("{} ({})", T::LangFailed.get(cat), crate::i18n::native_name(lang)) }</p>
                 </div>
             }
             if state.errors.is_some() {
                 <div class="notice error" role="status" data-testid="invalid-notice">
-                    <p>{ T::InvalidNotice.get(lang) }</p>
+                    <p>{ T::InvalidNotice.get(cat) }</p>
                 </div>
             }
         </div>

@@ -1,6 +1,7 @@
 //! The output: one tab per file (plus the JSON plan and the install script), each with
 //! light highlighting, a copy button and, on directive lines, a link to its reason.
 
+use nginx_gen_core::i18n::Catalogue;
 use nginx_gen_core::render::{self, SYSCTL_PATH, SYSTEMD_PATH};
 use web_sys::KeyboardEvent;
 use yew::prelude::*;
@@ -25,7 +26,7 @@ fn tab_label(state: &State, tab: Tab) -> String {
         Tab::Sysctl => "sysctl.d".into(),
         Tab::Systemd => "systemd".into(),
         Tab::Json => "JSON".into(),
-        Tab::Script => T::Script.get(state.lang).into(),
+        Tab::Script => T::Script.get(&state.cat).into(),
     }
 }
 
@@ -35,7 +36,7 @@ fn tab_path(state: &State, tab: Tab) -> String {
         Tab::Site => state.output.plan.site_path(),
         Tab::Sysctl => SYSCTL_PATH.into(),
         Tab::Systemd => SYSTEMD_PATH.into(),
-        Tab::Json => format!("nginx-gen --format json  # {}", T::Files.get(state.lang)),
+        Tab::Json => format!("nginx-gen --format json  # {}", T::Files.get(&state.cat)),
         Tab::Script => "install.sh".into(),
     }
 }
@@ -44,7 +45,7 @@ fn tab_path(state: &State, tab: Tab) -> String {
 #[function_component(OutputPanel)]
 pub fn output_panel(props: &Props) -> Html {
     let state = &props.state;
-    let lang = state.lang;
+    let cat: &Catalogue = &state.cat;
     // Result of the last copy: which button, and whether it worked (announced politely).
     let copied = use_state(|| None::<(&'static str, bool)>);
     let tab = state.tab;
@@ -91,26 +92,26 @@ pub fn output_panel(props: &Props) -> Html {
         })
     };
     let status = match *copied {
-        Some((_, true)) => T::Copied.get(lang),
-        Some((_, false)) => T::CopyFailed.get(lang),
+        Some((_, true)) => T::Copied.get(cat),
+        Some((_, false)) => T::CopyFailed.get(cat),
         None => "",
     };
     let cap = &state.output.plan.capacity;
     let announce = format!(
         "{}: {} · {}: {}",
-        T::CapClients.get(lang),
+        T::CapClients.get(cat),
         cap.clients,
-        T::Warnings.get(lang),
+        T::Warnings.get(cat),
         state.output.plan.warnings.len()
     );
 
     html! {
         <section class="output" id="output" aria-labelledby="output-title" tabindex="-1">
             <div class="output-head">
-                <h2 id="output-title">{ T::Output.get(lang) }</h2>
+                <h2 id="output-title">{ T::Output.get(cat) }</h2>
                 <div class="actions">
-                    <button type="button" class="primary" data-testid="download" onclick={on_download} title={T::DownloadHint.get(lang)}>{ T::Download.get(lang) }</button>
-                    <button type="button" class="ghost" data-testid="share" onclick={on_share}>{ T::ShareLink.get(lang) }</button>
+                    <button type="button" class="primary" data-testid="download" onclick={on_download} title={T::DownloadHint.get(cat).to_owned()}>{ T::Download.get(cat) }</button>
+                    <button type="button" class="ghost" data-testid="share" onclick={on_share}>{ T::ShareLink.get(cat) }</button>
                 </div>
             </div>
             <p class="status" aria-live="polite" data-testid="status">
@@ -118,11 +119,11 @@ pub fn output_panel(props: &Props) -> Html {
                 <span data-testid="copy-status">{ status }</span>
             </p>
             <div class="command">
-                <span>{ T::Command.get(lang) }</span>
+                <span>{ T::Command.get(cat) }</span>
                 <code data-testid="command">{ &state.output.command }</code>
-                <button type="button" class="ghost small" onclick={on_command} aria-label={format!("{} — {}", T::Copy.get(lang), T::Command.get(lang))}>{ T::Copy.get(lang) }</button>
+                <button type="button" class="ghost small" onclick={on_command} aria-label={format!("{} — {}", T::Copy.get(cat), T::Command.get(cat))}>{ T::Copy.get(cat) }</button>
             </div>
-            <div class="tabs" role="tablist" aria-label={T::Files.get(lang)} onkeydown={on_key}>
+            <div class="tabs" role="tablist" aria-label={T::Files.get(cat).to_owned()} onkeydown={on_key}>
                 { for Tab::ALL.iter().map(|&t| {
                     let label = tab_label(state, t);
                     let state = state.clone();
@@ -141,10 +142,10 @@ pub fn output_panel(props: &Props) -> Html {
                 <div class="panel-head">
                     <code class="path">{ tab_path(state, tab) }</code>
                     <button type="button" class="ghost small" data-testid="copy" onclick={on_copy}
-                        aria-label={format!("{} {}", T::Copy.get(lang), tab_label(state, tab))}>{ T::Copy.get(lang) }</button>
+                        aria-label={format!("{} {}", T::Copy.get(cat), tab_label(state, tab))}>{ T::Copy.get(cat) }</button>
                 </div>
                 if tab == Tab::Script {
-                    <p class="hint">{ T::ScriptHint.get(lang) }</p>
+                    <p class="hint">{ T::ScriptHint.get(cat) }</p>
                 }
                 <Code state={state.clone()} />
             </div>

@@ -1,0 +1,78 @@
+//! The other languages, loaded on demand: English is built in; choosing another language
+//! fetches its catalogue (`i18n/<lang>.json`, the core's file, copied into the build by
+//! trunk) once, keeps it for the session, and only then switches, so the plan is not
+//! recomputed and the page never shows a half-translated state. The service worker keeps
+//! every fetched catalogue for offline use.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use nginx_gen_core::Lang;
+use nginx_gen_core::i18n::Catalogue;
+
+thread_local! {
+    static LOADED: RefCell<Vec<Rc<Catalogue>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The address of a language's catalogue, relative to the page.
+pub fn url(lang: Lang) -> String {
+    format!("i18n/{lang}.json")
+}
+
+/// Reads a fetched catalogue; it must be the language asked for.
+pub fn parse(lang: Lang, text: &str) -> Result<Catalogue, String> {
+    let cat = Catalogue::from_json(text).map_err(|e| e.to_string())?;
+    if cat.lang == lang {
+        Ok(cat)
+    } else {
+        Err(format!("{} holds {}", url(lang), cat.lang))
+    }
+}
+
+/// The catalogue of `lang` if it is at hand (English always is).
+pub fn cached(lang: Lang) -> Option<Rc<Catalogue>> {
+    if lang == Lang::En {
+        return Some(Rc::new(Catalogue::default()));
+    }
+    LOADED.with(|l| l.borrow().iter().find(|c| c.lang == lang).cloned())
+}
+
+/// Keeps a catalogue read elsewhere (the browser tests, whose server has no `i18n/`).
+pub fn keep(cat: Catalogue) {
+    LOADED.with(|l| l.borrow_mut().push(Rc::new(cat)));
+}
+
+/// Hands `done` the catalogue of `lang`: at once when it is at hand, otherwise after one
+/// fetch (an error names what failed).
+pub fn with_catalogue(lang: Lang, done: impl FnOnce(Result<Rc<Catalogue>, String>) + 'static) {
+    if let Some(cat) = cached(lang) {
+        done(Ok(cat));
+        return;
+    }
+    wasm_bindgen_futures::spawn_local(async move {
+        let loaded = crate::browser::fetch_text(&url(lang))
+            .await
+            .and_then(|text| parse(lang, &text))
+            .map(|cat| {
+                let cat = Rc::new(cat);
+                LOADED.with(|l| l.borrow_mut().push(cat.clone()));
+                cat
+            });
+        done(loaded);
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_catalogue_must_be_the_language_asked_for() {
+        let (_, de) = nginx_gen_core::i18n::FILES[0];
+        assert_eq!(parse(Lang::De, de).unwrap().lang, Lang::De);
+        assert!(parse(Lang::Nl, de).unwrap_err().contains("holds de"));
+        assert!(parse(Lang::De, "<html>offline</html>").is_err());
+        assert_eq!(cached(Lang::En).unwrap().lang, Lang::En);
+        assert!(cached(Lang::Ru).is_none());
+    }
+}
