@@ -7,7 +7,7 @@ use nginx_gen_core::render::{self, SYSCTL_PATH, SYSTEMD_PATH};
 use wasm_bindgen::JsCast;
 use web_sys::{Element, KeyboardEvent};
 use yew::prelude::*;
-use yew::virtual_dom::{AttributeOrProperty, Attributes, Key, VTag, VText};
+use yew::virtual_dom::Key;
 
 use super::Props;
 use crate::highlight::{self, Class, Role};
@@ -259,64 +259,24 @@ struct LineProps {
 }
 
 /// One line: rendered when it is new or its props change, else left alone.
-struct Line;
-
-/// A `<span>` with these attributes (`None` leaves one out), built without the `html!`
-/// macro's class-set parsing, which costs more than the rest of a line.
-fn span(
-    keys: &'static [&'static str],
-    values: impl IntoIterator<Item = Option<AttrValue>>,
-    children: impl IntoIterator<Item = Html>,
-) -> Html {
-    let mut tag = VTag::new("span");
-    tag.set_attributes(Attributes::Dynamic {
-        keys,
-        values: values
-            .into_iter()
-            .map(|v| v.map(AttributeOrProperty::Attribute))
-            .collect(),
-    });
-    tag.add_children(children);
-    tag.into()
-}
-
-impl Component for Line {
-    type Message = ();
-    type Properties = LineProps;
-
-    fn create(_: &Context<Self>) -> Self {
-        Self
-    }
-
-    fn view(&self, ctx: &Context<Self>) -> Html {
-        let p = ctx.props();
-        let pieces = highlight::line(p.tab, &p.text)
-            .into_iter()
-            .map(|(class, piece)| {
-                let text = VText::new(piece.to_owned()).into();
-                match class {
-                    Class::Plain => text,
-                    c => span(&["class"], [Some(c.css().into())], [text]),
-                }
-            });
-        let newline = p.newline.then(|| VText::new("\n").into());
-        let class = match (p.role, p.active) {
-            (None, _) => "l",
-            (Some(Role::Reason(_)), false) => "l r",
-            (Some(Role::Reason(_)), true) => "l r active",
-            (Some(Role::Directive(_)), false) => "l dir",
-            (Some(Role::Directive(_)), true) => "l dir active",
-        };
-        let directive = matches!(p.role, Some(Role::Directive(_)));
-        span(
-            &["class", "data-setting", "tabindex", "aria-describedby"],
-            [
-                Some(class.into()),
-                p.role.map(|r| r.setting().to_string().into()),
-                directive.then_some("0".into()),
-                (directive && p.active).then_some("reason".into()),
-            ],
-            pieces.chain(newline),
-        )
+#[function_component(Line)]
+fn line(p: &LineProps) -> Html {
+    let class = match (p.role, p.active) {
+        (None, _) => "l",
+        (Some(Role::Reason(_)), false) => "l r",
+        (Some(Role::Reason(_)), true) => "l r active",
+        (Some(Role::Directive(_)), false) => "l dir",
+        (Some(Role::Directive(_)), true) => "l dir active",
+    };
+    let directive = matches!(p.role, Some(Role::Directive(_)));
+    html! {
+        <span {class} data-setting={p.role.map(|r| r.setting().to_string())}
+            tabindex={directive.then_some("0")} aria-describedby={(directive && p.active).then_some("reason")}>
+            { for highlight::line(p.tab, &p.text).into_iter().map(|(class, piece)| match class {
+                Class::Plain => html! { piece },
+                c => html! { <span class={c.css()}>{ piece }</span> },
+            }) }
+            if p.newline { { "\n" } }
+        </span>
     }
 }
