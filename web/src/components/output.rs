@@ -203,8 +203,8 @@ fn lines(output: &Output, tab: Tab) -> Vec<LineData> {
 }
 
 /// The highlighted text of the current tab. Lines of a setting (its reason comment and its
-/// directive) select that setting's reason when pointed at; directive lines are focusable.
-/// One listener on the block serves every line.
+/// directive) select that setting's reason when pointed at (a tap points too); directive
+/// lines are focusable. One listener per event on the block serves every line.
 #[function_component(Code)]
 fn code(props: &CodeProps) -> Html {
     let CodeProps {
@@ -238,7 +238,7 @@ fn code(props: &CodeProps) -> Html {
     let last = lines.len() - 1;
     html! {
         <pre class="code" data-testid={format!("out-{}", tab.id())} aria-label={label}
-            onfocusin={on_focus} onmouseover={on_pointer.clone()} onclick={on_pointer}><code>
+            onfocusin={on_focus} onmouseover={on_pointer}><code>
             { for lines.iter().enumerate().map(|(n, line)| html! {
                 <Line key={line.key.clone()} text={line.text.clone()} {tab} role={line.role}
                     active={line.role.is_some_and(|r| Some(r.setting()) == *selected)} newline={n < last} />
