@@ -28,6 +28,7 @@ const ROUNDS = Number(arg('--rounds', 5));
 const LOADS = Number(arg('--loads', 5));
 const PROFILE = arg('--profile', null);
 const DIR = arg('--dist', DIST);
+if (!(ROUNDS >= 1 && LOADS >= 1)) throw new Error('--rounds and --loads take a number ≥ 1');
 
 // The edits of one round, from the defaults (4 vCPU, 8G, static, no TLS): every step is
 // one keystroke (or one choice) whose result is valid and changes the output.
