@@ -5,7 +5,9 @@
 #  3. end to end in Debian's Chromium (playwright-core): 24 input combinations byte for
 #     byte against the release CLI, share URL, languages, invalid input, .tar.gz, keyboard,
 #     themes, offline reload; screenshots in tests/artifacts/web*.png;
-#  4. the size report -> tests/artifacts/web-size.txt.
+#  4. keystroke latency in Chromium (bench/web-latency.mjs; reported, not asserted)
+#     -> tests/artifacts/web-latency.txt;
+#  5. the size report -> tests/artifacts/web-size.txt.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
@@ -24,4 +26,5 @@ timeout 1200 trunk build --release --locked
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
   timeout 1200 cargo test --locked --target wasm32-unknown-unknown -p nginx-gen-web
 timeout 600 node --test tests/e2e/web.test.mjs
+timeout 600 node bench/web-latency.mjs
 bash scripts/size-report.sh dist | tee tests/artifacts/web-size.txt

@@ -33,6 +33,15 @@ pub fn replace_query(query: &str) {
     }
 }
 
+/// Resolves after `ms` milliseconds (at once where there is no window).
+pub async fn sleep(ms: i32) {
+    let Some(w) = window() else { return };
+    let timer = js_sys::Promise::new(&mut |resolve, _| {
+        let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(timer).await;
+}
+
 /// The page's address with `query` as its query string.
 pub fn url_with(query: &str) -> String {
     let Some(w) = window() else {

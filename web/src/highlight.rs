@@ -1,10 +1,11 @@
-//! Light syntax highlighting and the link from output lines to the plan's settings.
+//! Light syntax highlighting, and which line of a file shows which of the plan's settings.
 //!
 //! Highlighting only splits a line into classed pieces; joining the pieces gives the line
 //! back byte for byte, so the text the page shows is exactly what the core rendered.
 
-use nginx_gen_core::Plan;
-use nginx_gen_core::plan::{Scope, Setting};
+use std::collections::HashMap;
+
+use nginx_gen_core::render::Origin;
 
 use crate::state::Tab;
 
@@ -100,47 +101,64 @@ fn tokens<'a>(mut s: &'a str, out: &mut Vec<(Class, &'a str)>) {
     }
 }
 
-/// The scopes whose settings a tab's file holds.
-fn in_tab(tab: Tab, scope: Scope) -> bool {
-    match tab {
-        Tab::Nginx => matches!(scope, Scope::Main | Scope::Events | Scope::Http),
-        Tab::Site => matches!(
-            scope,
-            Scope::Upstream | Scope::Server { .. } | Scope::Location { .. }
-        ),
-        Tab::Sysctl => scope == Scope::Sysctl,
-        Tab::Systemd => scope == Scope::Systemd,
-        Tab::Json | Tab::Script => false,
+/// What a line of a configuration file shows of the plan.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// The directive (or key) of setting `.0`: the line that links to its reason.
+    Directive(usize),
+    /// A line of the reason comment written above setting `.0`.
+    Reason(usize),
+}
+
+impl Role {
+    /// The setting's index in the plan.
+    pub const fn setting(self) -> usize {
+        match self {
+            Self::Directive(i) | Self::Reason(i) => i,
+        }
     }
 }
 
-/// For every line of a tab's text, the index of the setting it writes, if any.
-pub fn settings_by_line(plan: &Plan, tab: Tab, text: &str) -> Vec<Option<usize>> {
-    let candidates: Vec<(usize, &Setting)> = plan
-        .settings
-        .iter()
-        .enumerate()
-        .filter(|(_, s)| in_tab(tab, s.scope))
-        .collect();
-    let mut used = vec![false; plan.settings.len()];
-    text.split('\n')
-        .map(|l| {
-            let t = l.trim();
-            if t.is_empty() || t.starts_with('#') {
+/// For each of `lines` lines of a file, what it shows of the plan, from the renderer's
+/// origins (the page never parses its output back).
+pub fn roles(origins: &[Origin], lines: usize) -> Vec<Option<Role>> {
+    let mut roles = vec![None; lines];
+    for o in origins {
+        for role in roles.iter_mut().take(o.line).skip(o.first) {
+            *role = Some(Role::Reason(o.setting));
+        }
+        if let Some(role) = roles.get_mut(o.line) {
+            *role = Some(Role::Directive(o.setting));
+        }
+    }
+    roles
+}
+
+/// Keys for the lines of a text that survive edits, so that the page keeps the lines an
+/// edit did not touch. A line that occurs once is its own key (`None`). A repeated line
+/// (`}`, a blank line, `"default": null,`) is keyed by its text, how many times it came
+/// since the last line above it that occurs once (its anchor), and the anchor's text: so
+/// inserting or removing lines renumbers only the repeats between two unique lines, not
+/// every repeat below. Anchors occur once, so the keys are distinct (no line holds NUL).
+pub fn line_keys(lines: &[&str]) -> Vec<Option<String>> {
+    let mut count: HashMap<&str, u32> = HashMap::with_capacity(lines.len());
+    for line in lines {
+        *count.entry(line).or_default() += 1;
+    }
+    let mut anchor = None;
+    (0..lines.len())
+        .map(|i| {
+            let line = lines[i];
+            if count[line] == 1 {
+                anchor = Some(i);
                 return None;
             }
-            let name = t
-                .split(|c: char| c.is_whitespace() || c == '=' || c == ';')
-                .next()
-                .unwrap_or("");
-            let matches = |s: &Setting| s.name == name && t.contains(&s.value());
-            let pick = candidates
-                .iter()
-                .find(|(i, s)| !used[*i] && matches(s))
-                .or_else(|| candidates.iter().find(|(_, s)| matches(s)))
-                .map(|(i, _)| *i)?;
-            used[pick] = true;
-            Some(pick)
+            let from = anchor.map_or(0, |a| a + 1);
+            let before = lines[from..i].iter().filter(|l| **l == line).count();
+            Some(match anchor {
+                Some(a) => format!("{line}\0{before}\0{}", lines[a]),
+                None => format!("{line}\0{before}"),
+            })
         })
         .collect()
 }
@@ -148,8 +166,9 @@ pub fn settings_by_line(plan: &Plan, tab: Tab, text: &str) -> Vec<Option<usize>>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use nginx_gen_core::Inputs;
-    use nginx_gen_core::render::{self};
+    use nginx_gen_core::render;
+    use nginx_gen_core::{Inputs, Plan};
+    use std::collections::HashSet;
 
     #[test]
     fn pieces_join_to_the_line() {
@@ -175,31 +194,115 @@ mod tests {
     }
 
     #[test]
-    fn every_setting_line_finds_its_setting() {
-        let plan = Plan::new(
-            &Inputs::from_json(r#"{"tls": true, "workload": "proxy", "behind_lb": true}"#).unwrap(),
-        );
-        for tab in [Tab::Nginx, Tab::Site, Tab::Sysctl, Tab::Systemd] {
-            let text = render::render(&plan, tab.format());
-            let found: Vec<usize> = settings_by_line(&plan, tab, &text)
-                .into_iter()
-                .flatten()
-                .collect();
-            let expected = plan
+    fn every_setting_has_its_directive_line_and_reason() {
+        for json in [
+            r#"{"tls": true, "workload": "proxy", "behind_lb": true, "trusted_proxies": ["10.0.0.0/8", "192.168.0.0/16"]}"#,
+            r#"{"workload": "mixed", "tls": true, "http3": true, "lang": "de"}"#,
+        ] {
+            let output = crate::state::Output::new(
+                &Inputs::from_json(json).unwrap(),
+                &std::rc::Rc::new(nginx_gen_core::i18n::Catalogue::default()),
+            );
+            let plan = &output.plan;
+            let mut seen = vec![false; plan.settings.len()];
+            for tab in [Tab::Nginx, Tab::Site, Tab::Sysctl, Tab::Systemd] {
+                let lines: Vec<&str> = output.text(tab).split('\n').collect();
+                let roles = roles(output.origins(tab), lines.len());
+                for (line, role) in lines.iter().zip(&roles) {
+                    let t = line.trim_start();
+                    match role {
+                        // The directive line starts with the setting's name and holds its value.
+                        Some(Role::Directive(i)) => {
+                            let s = &plan.settings[*i];
+                            assert!(t.starts_with(s.name), "{tab:?}: {line:?} is not {}", s.name);
+                            for arg in &s.args {
+                                // nginx quotes an argument with spaces, escaping its quotes.
+                                let quoted = arg.replace('"', "\\\"");
+                                assert!(
+                                    t.contains(arg.as_ref()) || t.contains(&quoted),
+                                    "{tab:?}: {line:?} lacks {arg}"
+                                );
+                            }
+                            seen[*i] = true;
+                        }
+                        Some(Role::Reason(_)) => assert!(t.starts_with('#'), "{tab:?}: {line:?}"),
+                        None => {}
+                    }
+                }
+                // A reason's lines run up to its directive.
+                for pair in roles.windows(2) {
+                    if let [Some(Role::Reason(a)), next] = pair {
+                        assert!(
+                            matches!(next, Some(Role::Reason(b) | Role::Directive(b)) if b == a)
+                        );
+                    }
+                }
+            }
+            // Every setting of the plan is linked in one of the four files.
+            let missing: Vec<&str> = plan
                 .settings
                 .iter()
-                .filter(|s| in_tab(tab, s.scope))
-                .count();
-            let mut unique = found.clone();
-            unique.sort_unstable();
-            unique.dedup();
-            assert!(
-                unique.len() * 10 >= expected * 9,
-                "{tab:?}: {} of {expected}",
-                unique.len()
-            );
-            for i in found {
-                assert!(in_tab(tab, plan.settings[i].scope));
+                .zip(&seen)
+                .filter(|(_, seen)| !**seen)
+                .map(|(s, _)| s.name)
+                .collect();
+            assert!(missing.is_empty(), "{json}: {missing:?}");
+        }
+    }
+
+    /// Length of the longest common subsequence.
+    fn lcs<T: PartialEq>(a: &[T], b: &[T]) -> usize {
+        let mut row = vec![0; b.len() + 1];
+        for x in a {
+            let mut diagonal = 0;
+            for (j, y) in b.iter().enumerate() {
+                let up = row[j + 1];
+                row[j + 1] = if x == y { diagonal + 1 } else { up.max(row[j]) };
+                diagonal = up;
+            }
+        }
+        row[b.len()]
+    }
+
+    #[test]
+    fn line_keys_are_distinct_and_keep_the_lines_an_edit_leaves() {
+        let id = |lines: &[&str]| -> Vec<String> {
+            line_keys(lines)
+                .into_iter()
+                .zip(lines)
+                .map(|(key, line)| key.unwrap_or_else(|| (*line).to_owned()))
+                .collect()
+        };
+        let plan = |json| Plan::new(&Inputs::from_json(json).unwrap());
+        for (from, to) in [
+            (
+                r#"{"workload": "proxy"}"#,
+                r#"{"workload": "proxy", "tls": true}"#,
+            ),
+            (r#"{"workload": "static"}"#, r#"{"workload": "mixed"}"#),
+        ] {
+            let (from, to) = (plan(from), plan(to));
+            for tab in Tab::ALL {
+                let (a, b) = (
+                    render::render(&from, tab.format()),
+                    render::render(&to, tab.format()),
+                );
+                let (a, b): (Vec<&str>, Vec<&str>) =
+                    (a.split('\n').collect(), b.split('\n').collect());
+                let (ia, ib) = (id(&a), id(&b));
+                for ids in [&ia, &ib] {
+                    let unique: HashSet<&String> = ids.iter().collect();
+                    assert_eq!(unique.len(), ids.len(), "{tab:?}: identities repeat");
+                }
+                // Lines whose identity is not kept in order are made or moved; a line diff
+                // of the texts is the least that must be. (Numbering repeats from the top
+                // instead moves 428 of TLS's 1001 JSON lines where 269 are new.)
+                let least = b.len() - lcs(&a, &b);
+                let made = b.len() - lcs(&ia, &ib);
+                assert!(
+                    made * 10 <= least * 10 + b.len(),
+                    "{tab:?}: {made} lines made or moved, {least} new"
+                );
             }
         }
     }

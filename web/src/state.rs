@@ -4,10 +4,11 @@
 //! core: valid inputs replace the [`Output`]; invalid ones are kept as `errors` (shown at
 //! their fields) while the last valid output stays on screen.
 
+use std::cell::OnceCell;
 use std::rc::Rc;
 
 use nginx_gen_core::i18n::Catalogue;
-use nginx_gen_core::render::{self, Format};
+use nginx_gen_core::render::{self, Format, Origin};
 use nginx_gen_core::{InputErrors, Inputs, Lang, Plan, RawInputs};
 
 use crate::fields::Field;
@@ -92,6 +93,17 @@ impl Tab {
             Self::Script => Format::Script,
         }
     }
+    /// Position in [`Tab::ALL`].
+    pub const fn index(self) -> usize {
+        match self {
+            Self::Nginx => 0,
+            Self::Site => 1,
+            Self::Sysctl => 2,
+            Self::Systemd => 3,
+            Self::Json => 4,
+            Self::Script => 5,
+        }
+    }
     /// Stable name, used in `data-testid`s and element ids.
     pub const fn id(self) -> &'static str {
         match self {
@@ -152,54 +164,81 @@ impl Form {
 }
 
 /// Everything shown for one valid set of inputs.
-#[derive(Debug, Clone, PartialEq, Eq)]
+///
+/// The text of a tab is rendered the first time it is asked for: a keystroke renders only
+/// the tab on screen (and the files the download takes are rendered when it is clicked).
+#[derive(Debug, Clone)]
 pub struct Output {
     /// The plan.
     pub plan: Plan,
-    /// The text of every tab, as the CLI prints it with `--format`.
-    pub texts: Vec<(Tab, String)>,
     /// The share query (`?v=1&…`, empty for the defaults).
     pub query: String,
     /// The CLI command giving the same files.
     pub command: String,
+    /// The language the texts are rendered in.
+    cat: Rc<Catalogue>,
+    /// Per tab (in [`Tab::ALL`] order): its text as the CLI prints it with `--format`, and
+    /// for the four files where each setting's lines are.
+    shown: [OnceCell<(String, Vec<Origin>)>; 6],
 }
 
 impl Output {
     /// Computes the output for valid inputs, its texts in the catalogue's language.
-    pub fn new(inputs: &Inputs, cat: &Catalogue) -> Self {
+    pub fn new(inputs: &Inputs, cat: &Rc<Catalogue>) -> Self {
         Self::rendered(Plan::new(inputs), cat)
     }
 
-    fn rendered(plan: Plan, cat: &Catalogue) -> Self {
-        let texts = Tab::ALL
-            .iter()
-            .map(|&t| (t, render::render_in(&plan, t.format(), cat)))
-            .collect();
+    fn rendered(plan: Plan, cat: &Rc<Catalogue>) -> Self {
         Self {
-            texts,
             query: ShareState::to_query(&plan.inputs),
             command: plan.inputs.to_command(),
             plan,
+            cat: Rc::clone(cat),
+            shown: Default::default(),
         }
     }
 
     /// The same plan in another language: the plan is English and not recomputed; only
     /// the language input (URL, command) changes and the texts are rendered again.
     #[must_use]
-    pub fn in_language(&self, lang: Lang, cat: &Catalogue) -> Self {
+    pub fn in_language(&self, lang: Lang, cat: &Rc<Catalogue>) -> Self {
         let mut plan = self.plan.clone();
         plan.inputs.lang = lang;
         plan.command = plan.inputs.to_command();
         Self::rendered(plan, cat)
     }
+
+    /// A tab's text, rendered when it is first shown.
+    fn shown(&self, tab: Tab) -> &(String, Vec<Origin>) {
+        self.shown[tab.index()].get_or_init(|| {
+            let (plan, cat) = (&self.plan, &*self.cat);
+            match tab {
+                Tab::Nginx => render::nginx_conf_with_origins(plan, cat),
+                Tab::Site => render::site_with_origins(plan, cat),
+                Tab::Sysctl => render::sysctl_with_origins(plan, cat),
+                Tab::Systemd => render::systemd_with_origins(plan, cat),
+                Tab::Json | Tab::Script => (render::render_in(plan, tab.format(), cat), Vec::new()),
+            }
+        })
+    }
     /// The text of a tab.
     pub fn text(&self, tab: Tab) -> &str {
-        self.texts
-            .iter()
-            .find(|(t, _)| *t == tab)
-            .map_or("", |(_, s)| s)
+        &self.shown(tab).0
+    }
+    /// Where the lines of each setting are in a tab's text (none for JSON and the script).
+    pub fn origins(&self, tab: Tab) -> &[Origin] {
+        &self.shown(tab).1
     }
 }
+
+/// Two outputs are equal when their inputs are: everything else is computed from them.
+impl PartialEq for Output {
+    fn eq(&self, other: &Self) -> bool {
+        self.plan.inputs == other.plan.inputs
+    }
+}
+
+impl Eq for Output {}
 
 /// The page's whole state.
 #[derive(Debug, Clone, PartialEq, Eq)]

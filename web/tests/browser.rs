@@ -322,3 +322,81 @@ async fn focusing_a_directive_shows_its_reason() {
     assert!(why.contains("unprivileged"), "{why}");
     done(&root, app);
 }
+
+/// The line elements of a tab's text, in order.
+fn line_elements(root: &Element, tab: &str) -> Vec<Element> {
+    let mut lines = Vec::new();
+    let mut next = find(root, &format!("[data-testid=out-{tab}] code")).first_element_child();
+    while let Some(line) = next {
+        next = line.next_element_sibling();
+        lines.push(line);
+    }
+    lines
+}
+
+#[wasm_bindgen_test]
+async fn an_edit_renders_only_the_lines_it_changes() {
+    let (root, app) = mount("?lang=en").await;
+    let tab: web_sys::HtmlElement = find(&root, "[data-testid=tab-json]").dyn_into().unwrap();
+    tab.click();
+    tick().await;
+    let before: Vec<(Element, String)> = line_elements(&root, "json")
+        .into_iter()
+        .map(|l| {
+            let text = l.text_content().unwrap_or_default();
+            (l, text)
+        })
+        .collect();
+    // TLS adds about 250 lines all through the JSON plan.
+    let tls: HtmlInputElement = find(&root, "#f-tls").dyn_into().unwrap();
+    tls.set_checked(true);
+    fire(&tls, "change");
+    tick().await;
+    assert_eq!(
+        text(&root, "[data-testid=out-json]"),
+        cli_text(r#"{"tls": true}"#, Format::Json)
+    );
+    let mut kept = 0;
+    for (line, was) in &before {
+        if line.is_connected() {
+            kept += 1;
+            // A line that stays is not rewritten.
+            assert_eq!(&line.text_content().unwrap_or_default(), was);
+        }
+    }
+    assert!(
+        kept * 10 >= before.len() * 9,
+        "{kept} of {} line elements kept",
+        before.len()
+    );
+    done(&root, app);
+}
+
+#[wasm_bindgen_test]
+async fn pointing_at_a_reason_comment_shows_that_reason() {
+    let (root, app) = mount("?lang=en").await;
+    let comment = find(&root, "[data-testid=out-nginx] .r");
+    let setting = comment.get_attribute("data-setting").unwrap();
+    fire(&comment, "mouseover");
+    tick().await;
+    // The comment and its directive are marked; the directive line names the setting the
+    // reason panel shows.
+    let directive = find(
+        &root,
+        &format!("[data-testid=out-nginx] .dir[data-setting='{setting}']"),
+    );
+    assert!(directive.class_list().contains("active"));
+    assert!(comment.class_list().contains("active"));
+    let shown = text(&root, "[data-testid=reason] .directive code");
+    let name = shown.split(' ').next().unwrap();
+    assert!(
+        directive
+            .text_content()
+            .unwrap()
+            .trim_start()
+            .starts_with(name),
+        "{shown}"
+    );
+    assert!(!text(&root, "[data-testid=reason-why]").is_empty());
+    done(&root, app);
+}

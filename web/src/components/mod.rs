@@ -43,13 +43,33 @@ pub fn initial_state() -> State {
     state
 }
 
+/// How long the inputs rest before the URL is rewritten.
+const URL_DELAY_MS: i32 = 250;
+
 /// The whole page.
 #[function_component(App)]
 pub fn app() -> Html {
     let state = use_reducer(initial_state);
     {
+        // The URL follows the inputs once typing pauses: `history.replaceState` lays the
+        // page out (to save the scroll position) and costs more than a whole keystroke's
+        // render, so it stays out of the keystroke's frame.
+        let latest = use_mut_ref(|| 0_u32);
         let query = state.output.query.clone();
-        use_effect_with(query, |query| browser::replace_query(query));
+        use_effect_with(query, move |query| {
+            let query = query.clone();
+            let mine = {
+                let mut latest = latest.borrow_mut();
+                *latest = latest.wrapping_add(1);
+                *latest
+            };
+            wasm_bindgen_futures::spawn_local(async move {
+                browser::sleep(URL_DELAY_MS).await;
+                if *latest.borrow() == mine {
+                    browser::replace_query(&query);
+                }
+            });
+        });
     }
     {
         // A language named by the URL or the browser: load its texts once.

@@ -1,15 +1,19 @@
 //! The output: one tab per file (plus the JSON plan and the install script), each with
 //! light highlighting, a copy button and, on directive lines, a link to its reason.
 
+use std::rc::Rc;
+
 use nginx_gen_core::i18n::Catalogue;
 use nginx_gen_core::render::{self, SYSCTL_PATH, SYSTEMD_PATH};
-use web_sys::KeyboardEvent;
+use wasm_bindgen::JsCast;
+use web_sys::{Element, KeyboardEvent};
 use yew::prelude::*;
+use yew::virtual_dom::Key;
 
 use super::Props;
-use crate::highlight::{self, Class};
+use crate::highlight::{self, Class, Role};
 use crate::i18n::T;
-use crate::state::{Action, State, Tab};
+use crate::state::{Action, Output, State, Tab};
 use crate::{archive, browser};
 
 fn tab_label(state: &State, tab: Tab) -> String {
@@ -49,22 +53,23 @@ pub fn output_panel(props: &Props) -> Html {
     // Result of the last copy: which button, and whether it worked (announced politely).
     let copied = use_state(|| None::<(&'static str, bool)>);
     let tab = state.tab;
-    let text = state.output.text(tab).to_owned();
 
-    let copy = |what: &'static str, text: String| {
+    // What a button copies is read when it is clicked, not on every render.
+    let copy = |what: &'static str, text: fn(&Output, Tab) -> String| {
         let copied = copied.clone();
+        let output = state.output.clone();
         Callback::from(move |_: MouseEvent| {
             let copied = copied.clone();
-            browser::copy(&text, move |ok| copied.set(Some((what, ok))));
+            browser::copy(&text(&output, tab), move |ok| copied.set(Some((what, ok))));
         })
     };
-    let on_copy = copy("file", text.clone());
-    let on_share = copy("share", browser::url_with(&state.output.query));
-    let on_command = copy("command", state.output.command.clone());
+    let on_copy = copy("file", |output, tab| output.text(tab).to_owned());
+    let on_share = copy("share", |output, _| browser::url_with(&output.query));
+    let on_command = copy("command", |output, _| output.command.clone());
     let on_download = {
-        let plan = state.output.plan.clone();
+        let output = state.output.clone();
         Callback::from(move |_: MouseEvent| {
-            let bytes = archive::tar_gz(&render::files(&plan), browser::now_secs());
+            let bytes = archive::tar_gz(&render::files(&output.plan), browser::now_secs());
             browser::download("nginx-gen.tar.gz", &bytes, "application/gzip");
         })
     };
@@ -147,55 +152,132 @@ pub fn output_panel(props: &Props) -> Html {
                 if tab == Tab::Script {
                     <p class="hint">{ T::ScriptHint.get(cat) }</p>
                 }
-                <Code state={state.clone()} />
+                <Code key={tab.id()} output={state.output.clone()} {tab} selected={state.selected}
+                    label={tab_label(state, tab)} dispatch={state.dispatcher()} />
             </div>
         </section>
     }
 }
 
-/// The highlighted text of the current tab; directive lines are focusable and select
-/// their reason.
-#[function_component(Code)]
-fn code(props: &Props) -> Html {
-    let state = &props.state;
-    let tab = state.tab;
-    let text = state.output.text(tab);
-    let links = if tab.is_config() {
-        highlight::settings_by_line(&state.output.plan, tab, text)
+#[derive(Properties, PartialEq)]
+struct CodeProps {
+    output: Rc<Output>,
+    tab: Tab,
+    /// The setting whose reason is shown.
+    selected: Option<usize>,
+    /// The tab's name, for assistive technology.
+    label: AttrValue,
+    dispatch: UseReducerDispatcher<State>,
+}
+
+/// One line of a tab's text, ready to show: its key among the lines, its text and what it
+/// shows of the plan.
+struct LineData {
+    key: Key,
+    text: AttrValue,
+    role: Option<Role>,
+}
+
+/// The lines of a tab's text, keyed by [`highlight::line_keys`]: after an edit Yew keeps
+/// every line the edit did not touch — element and component — and renders the new ones.
+fn lines(output: &Output, tab: Tab) -> Vec<LineData> {
+    let lines: Vec<&str> = output.text(tab).split('\n').collect();
+    let roles = if tab.is_config() {
+        highlight::roles(output.origins(tab), lines.len())
     } else {
         Vec::new()
     };
-    let lines: Vec<&str> = text.split('\n').collect();
+    let keys = highlight::line_keys(&lines);
+    lines
+        .iter()
+        .zip(keys)
+        .enumerate()
+        .map(|(n, (&line, key))| {
+            let shared: Rc<str> = Rc::from(line);
+            LineData {
+                key: key.map_or_else(|| Key::from(shared.clone()), Key::from),
+                text: AttrValue::from(shared),
+                role: roles.get(n).copied().flatten(),
+            }
+        })
+        .collect()
+}
+
+/// The highlighted text of the current tab. Lines of a setting (its reason comment and its
+/// directive) select that setting's reason when pointed at (a tap points too); directive
+/// lines are focusable. One listener per event on the block serves every line.
+#[function_component(Code)]
+fn code(props: &CodeProps) -> Html {
+    let CodeProps {
+        output,
+        tab,
+        selected,
+        label,
+        dispatch,
+    } = props;
+    let tab = *tab;
+    let lines = use_memo((output.clone(), tab), |(output, tab)| lines(output, *tab));
+    let select = {
+        let (dispatch, selected) = (dispatch.clone(), *selected);
+        move |e: &Event| {
+            let setting = e
+                .target()
+                .and_then(|t| t.dyn_into::<Element>().ok())
+                .and_then(|el| el.closest("[data-setting]").ok().flatten())
+                .and_then(|el| el.get_attribute("data-setting"))
+                .and_then(|i| i.parse::<usize>().ok());
+            if setting.is_some() && setting != selected {
+                dispatch.dispatch(Action::Select(setting));
+            }
+        }
+    };
+    let on_focus = {
+        let select = select.clone();
+        Callback::from(move |e: FocusEvent| select(&e))
+    };
+    let on_pointer = Callback::from(move |e: MouseEvent| select(&e));
     let last = lines.len() - 1;
     html! {
-        <pre class="code" data-testid={format!("out-{}", tab.id())} aria-label={tab_label(state, tab)}><code>
-            { for lines.iter().enumerate().map(|(n, line)| {
-                let pieces = highlight::line(tab, line);
-                let body = html! { <>{ for pieces.iter().map(|(class, piece)| match class {
-                    Class::Plain => html! { { *piece } },
-                    c => html! { <span class={c.css()}>{ *piece }</span> },
-                }) }</> };
-                let newline = if n < last { "\n" } else { "" };
-                match links.get(n).copied().flatten() {
-                    Some(i) => {
-                        let select = {
-                            let state = state.clone();
-                            Callback::from(move |_: FocusEvent| state.dispatch(Action::Select(Some(i))))
-                        };
-                        let hover = {
-                            let state = state.clone();
-                            Callback::from(move |_: MouseEvent| state.dispatch(Action::Select(Some(i))))
-                        };
-                        let active = state.selected == Some(i);
-                        html! {
-                            <><span class={classes!("dir", active.then_some("active"))} tabindex="0" data-setting={i.to_string()}
-                                aria-describedby={active.then_some("reason")}
-                                onfocus={select} onmouseenter={hover.clone()} onclick={hover}>{ body }</span>{ newline }</>
-                        }
-                    }
-                    None => html! { <>{ body }{ newline }</> },
-                }
+        <pre class="code" data-testid={format!("out-{}", tab.id())} aria-label={label}
+            onfocusin={on_focus} onmouseover={on_pointer}><code>
+            { for lines.iter().enumerate().map(|(n, line)| html! {
+                <Line key={line.key.clone()} text={line.text.clone()} {tab} role={line.role}
+                    active={line.role.is_some_and(|r| Some(r.setting()) == *selected)} newline={n < last} />
             }) }
         </code></pre>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct LineProps {
+    text: AttrValue,
+    tab: Tab,
+    role: Option<Role>,
+    /// Whether its setting's reason is shown.
+    active: bool,
+    /// Whether a newline follows (every line but the last).
+    newline: bool,
+}
+
+/// One line: rendered when it is new or its props change, else left alone.
+#[function_component(Line)]
+fn line(p: &LineProps) -> Html {
+    let class = match (p.role, p.active) {
+        (None, _) => "l",
+        (Some(Role::Reason(_)), false) => "l r",
+        (Some(Role::Reason(_)), true) => "l r active",
+        (Some(Role::Directive(_)), false) => "l dir",
+        (Some(Role::Directive(_)), true) => "l dir active",
+    };
+    let directive = matches!(p.role, Some(Role::Directive(_)));
+    html! {
+        <span {class} data-setting={p.role.map(|r| r.setting().to_string())}
+            tabindex={directive.then_some("0")} aria-describedby={(directive && p.active).then_some("reason")}>
+            { for highlight::line(p.tab, &p.text).into_iter().map(|(class, piece)| match class {
+                Class::Plain => html! { piece },
+                c => html! { <span class={c.css()}>{ piece }</span> },
+            }) }
+            if p.newline { { "\n" } }
+        </span>
     }
 }
