@@ -44,6 +44,22 @@ pub struct Text {
     pub en: &'static str,
     /// The inputs (JSON keys) the value depends on.
     pub inputs: &'static [&'static str],
+    /// Whether the text has `{…}` placeholders (found when the text is compiled, so a plan
+    /// does not search a hundred texts for them).
+    pub placeholders: bool,
+}
+
+/// Whether `text` contains `{`, in a constant context.
+const fn has_brace(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'{' {
+            return true;
+        }
+        i += 1;
+    }
+    false
 }
 
 impl Text {
@@ -53,6 +69,7 @@ impl Text {
             id,
             en,
             inputs: &[],
+            placeholders: has_brace(en),
         }
     }
     /// The same reason, depending on `inputs`.
@@ -163,7 +180,11 @@ impl Out<'_> {
         let (default, doc) = default_and_doc(self.rule.name, self.i.nginx_version);
         Reason {
             id: text.id,
-            why: fill_versions(text.en),
+            why: if text.placeholders {
+                fill_versions(text.en)
+            } else {
+                Cow::Borrowed(text.en)
+            },
             formula: formula.map(Formula::into_string),
             inputs: text.inputs,
             default,
