@@ -237,17 +237,34 @@ mod tests {
     #[test]
     fn command_reproduces_inputs() {
         let inputs = raw(r#"{"vcpu": 2, "ram": "1.5G", "workload": "api", "tls": true, "upstreams": ["10.0.0.2:9000", "10.0.0.3:9000"]}"#).unwrap();
+        let command = inputs.to_command();
+        // The machine first, every input in the registry's order, the policy, the switches.
+        assert!(
+            command.starts_with("nginx-gen --no-detect --vcpu 2 --ram 1536M --workload api "),
+            "{command}"
+        );
+        assert!(
+            command.contains(" --upstream 10.0.0.2:9000 --upstream 10.0.0.3:9000 "),
+            "{command}"
+        );
+        assert!(
+            command.ends_with(&format!(" --policy {} --tls", crate::POLICY_VERSION)),
+            "{command}"
+        );
+        let flags = command.matches(" --").count();
+        let values: usize = INPUTS
+            .iter()
+            .filter(|i| !i.is_switch())
+            .map(|i| match inputs.to_raw().get(i.name) {
+                Some(RawValue::List(items)) => items.len(),
+                Some(_) => 1,
+                None => usize::from(i.name == "policy"),
+            })
+            .sum();
         assert_eq!(
-            inputs.to_command(),
-            format!(
-                "nginx-gen --no-detect --vcpu 2 --ram 1536M --workload api --nginx-version 1.30.0 \
-                 --openssl-version 3.0.0 --tls-profile intermediate --tls-port 443 \
-                 --server-name example.com --listen 80 --upstream 10.0.0.2:9000 \
-                 --upstream 10.0.0.3:9000 --static-files 1000 --response-size 32K \
-                 --trusted-proxy 10.0.0.0/8 --trusted-proxy 172.16.0.0/12 \
-                 --trusted-proxy 192.168.0.0/16 --layout debian --lang en --policy {} --tls",
-                crate::POLICY_VERSION
-            )
+            flags,
+            values + 2,
+            "--no-detect, every value, --tls: {command}"
         );
         let old = raw(r#"{"policy": "2026.11"}"#).unwrap();
         assert!(old.to_command().contains(" --policy 2026.11"));
