@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::LazyLock;
 
-use super::docs::{DOC_LINKS, doc_in};
+use super::docs::{DOC_LINKS, NGINX_MODULES, doc_in};
 use super::{Feature, v};
 use crate::version::Version;
 
@@ -338,8 +338,8 @@ impl Hasher for Fnv {
 struct Known {
     /// Its rows of [`NGINX_DEFAULTS`], in table order (so versions stay ascending).
     defaults: Vec<&'static StockDefault>,
-    /// Its row of [`DOC_LINKS`].
-    doc: Option<&'static str>,
+    /// Its documentation link: a row of [`DOC_LINKS`], or its module's page and anchor.
+    doc: Option<std::borrow::Cow<'static, str>>,
 }
 
 /// Both tables by name, built once: a plan looks up ~100 names.
@@ -349,7 +349,12 @@ static KNOWN: LazyLock<ByName<Known>> = LazyLock::new(|| {
         known.entry(d.directive).or_default().defaults.push(d);
     }
     for &(name, url) in DOC_LINKS {
-        known.entry(name).or_default().doc = Some(url);
+        known.entry(name).or_default().doc = Some(url.into());
+    }
+    for &(page, names) in NGINX_MODULES {
+        for &name in names {
+            known.entry(name).or_default().doc = Some(format!("{page}#{name}").into());
+        }
     }
     known
 });
@@ -374,13 +379,13 @@ pub fn default_and_doc(name: &str, version: Version) -> (Option<&'static str>, &
     let known = KNOWN.get(name);
     (
         known.and_then(|k| default_in(k, version)),
-        doc_in(known.and_then(|k| k.doc), name),
+        doc_in(known.and_then(|k| k.doc.as_deref()), name),
     )
 }
 
 /// The documentation entry of `name`, for [`super::docs::doc_link`].
 pub(super) fn known_doc(name: &str) -> Option<&'static str> {
-    KNOWN.get(name).and_then(|k| k.doc)
+    KNOWN.get(name).and_then(|k| k.doc.as_deref())
 }
 
 #[cfg(test)]

@@ -149,16 +149,78 @@ pub fn doc_link(name: &str) -> &'static str {
     doc_in(super::defaults::known_doc(name), name)
 }
 
-/// Documentation pages of names not in [`DOC_LINKS`], by prefix.
+/// nginx modules and the directives of theirs that nginx-gen writes: each directive's link
+/// is its module's page with the directive as anchor (`…/ngx_http_ssl_module.html#ssl_ciphers`).
+pub const NGINX_MODULES: &[(&str, &[&str])] = &[
+    (
+        "https://nginx.org/en/docs/http/ngx_http_core_module.html",
+        &[
+            "aio",
+            "client_body_buffer_size",
+            "client_header_buffer_size",
+            "default_type",
+            "keepalive_requests",
+            "keepalive_timeout",
+            "large_client_header_buffers",
+            "listen",
+            "open_file_cache",
+            "open_file_cache_errors",
+            "open_file_cache_min_uses",
+            "open_file_cache_valid",
+            "resolver",
+            "root",
+            "sendfile",
+            "server_name",
+            "server_tokens",
+            "tcp_nodelay",
+            "tcp_nopush",
+            "try_files",
+            "types_hash_max_size",
+        ],
+    ),
+    (
+        "https://nginx.org/en/docs/http/ngx_http_rewrite_module.html",
+        &["return"],
+    ),
+    (
+        "https://nginx.org/en/docs/http/ngx_http_index_module.html",
+        &["index"],
+    ),
+    (
+        "https://nginx.org/en/docs/http/ngx_http_proxy_module.html",
+        &[
+            "proxy_buffer_size",
+            "proxy_buffers",
+            "proxy_busy_buffers_size",
+            "proxy_connect_timeout",
+            "proxy_http_version",
+            "proxy_pass",
+            "proxy_set_header",
+        ],
+    ),
+    (
+        "https://nginx.org/en/docs/http/ngx_http_ssl_module.html",
+        &[
+            "ssl_buffer_size",
+            "ssl_certificate",
+            "ssl_certificate_key",
+            "ssl_ciphers",
+            "ssl_ecdh_curve",
+            "ssl_prefer_server_ciphers",
+            "ssl_protocols",
+            "ssl_reject_handshake",
+            "ssl_session_cache",
+            "ssl_session_tickets",
+            "ssl_session_timeout",
+            "ssl_stapling",
+            "ssl_stapling_verify",
+        ],
+    ),
+];
+
+/// Documentation pages of names in neither table, by prefix: kernel settings (the pages
+/// have no anchor per setting) and systemd's resource limits (one entry for all).
 const PREFIXED: &[(&str, &str)] = &[
-    (
-        "proxy_",
-        "https://nginx.org/en/docs/http/ngx_http_proxy_module.html#",
-    ),
-    (
-        "ssl_",
-        "https://nginx.org/en/docs/http/ngx_http_ssl_module.html#",
-    ),
     ("net.", "https://docs.kernel.org/networking/ip-sysctl.html"),
     ("fs.", "https://docs.kernel.org/admin-guide/sysctl/fs.html"),
     (
@@ -174,5 +236,5 @@ pub(super) fn doc_in(known: Option<&'static str>, name: &str) -> &'static str {
     if let Some((_, url)) = PREFIXED.iter().find(|(p, _)| name.starts_with(p)) {
         return url;
     }
-    "https://nginx.org/en/docs/http/ngx_http_core_module.html"
+    "https://nginx.org/en/docs/dirindex.html"
 }

@@ -14,7 +14,7 @@ mod tls;
 
 pub use advisories::{ADVISORIES, Advisory};
 pub use defaults::{NGINX_DEFAULTS, StockDefault, default_and_doc, stock_default};
-pub use docs::{DOC_LINKS, doc_link};
+pub use docs::{DOC_LINKS, NGINX_MODULES, doc_link};
 pub use tls::{TLS_GUIDELINE, TlsGuideline, TlsProfileRow};
 
 use std::fmt::Write as _;
