@@ -231,10 +231,12 @@ impl Output {
     }
 }
 
-/// Two outputs are equal when their inputs are: everything else is computed from them.
+/// Two outputs are equal when their inputs and the language of their texts are: everything
+/// else is computed from them. (A link that names a language renders in English until that
+/// language's catalogue arrives, with the same inputs: the catalogue tells them apart.)
 impl PartialEq for Output {
     fn eq(&self, other: &Self) -> bool {
-        self.plan.inputs == other.plan.inputs
+        self.plan.inputs == other.plan.inputs && self.cat.lang == other.cat.lang
     }
 }
 
@@ -459,6 +461,19 @@ mod tests {
         let en = s.reduce(Action::SetLang(Rc::new(Catalogue::default())));
         assert_eq!(en.output.text(Tab::Nginx), cli_text("{}", Format::Nginx));
         assert_eq!(en.output.plan.settings, s.output.plan.settings);
+    }
+
+    #[test]
+    fn a_link_in_a_language_re_renders_when_its_catalogue_arrives() {
+        // The link names German: the inputs say de before the catalogue is there.
+        let s = State::from_share(ShareState::from_query("?v=1&vcpu=8&lang=de"), None);
+        let before = Rc::clone(&s.output);
+        let s = s.reduce(Action::SetLang(catalogue(Lang::De)));
+        assert_ne!(
+            *s.output, *before,
+            "same inputs, other language: a new output"
+        );
+        assert_ne!(s.output.text(Tab::Nginx), before.text(Tab::Nginx));
     }
 
     #[test]
