@@ -24,7 +24,7 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::inputs::Lang;
 use crate::plan::Reason;
@@ -47,7 +47,7 @@ pub fn fingerprint(text: &str) -> String {
 }
 
 /// One translated text.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Entry {
     /// [`fingerprint`] of the English it was translated from.
     pub from: String,
@@ -56,7 +56,7 @@ pub struct Entry {
 }
 
 /// The translations of one language.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Catalogue {
     /// Its language.
     pub lang: Lang,
@@ -173,8 +173,54 @@ impl Catalogue {
     }
 
     /// Reads a catalogue file (`core/i18n/<lang>.json`).
+    ///
+    /// Read by core's own JSON reader (`crate::json`); keys other than `lang` and `texts`
+    /// (and than `from` and `text` in an entry) are ignored.
     pub fn from_json(text: &str) -> Result<Self, CatalogueError> {
-        serde_json::from_str(text).map_err(|e| CatalogueError(e.to_string()))
+        use crate::json::Json;
+        fn members(value: Json, what: &str) -> Result<Vec<(String, Json)>, CatalogueError> {
+            match value {
+                Json::Object(members) => Ok(members),
+                _ => Err(CatalogueError(format!("{what} is not an object"))),
+            }
+        }
+        fn field(members: &mut Vec<(String, Json)>, name: &str) -> Result<Json, CatalogueError> {
+            let mut found = None;
+            for (key, value) in members.drain(..) {
+                if key == name {
+                    if found.is_some() {
+                        return Err(CatalogueError(format!("duplicate field `{name}`")));
+                    }
+                    found = Some(value);
+                }
+            }
+            found.ok_or_else(|| CatalogueError(format!("missing field `{name}`")))
+        }
+        fn string(value: Json, name: &str) -> Result<String, CatalogueError> {
+            match value {
+                Json::Str(s) => Ok(s),
+                _ => Err(CatalogueError(format!(
+                    "invalid type for `{name}`, expected a string"
+                ))),
+            }
+        }
+        let document = crate::json::parse(text).map_err(|e| CatalogueError(e.to_string()))?;
+        let mut top = members(document, "the document")?;
+        let lang_name = string(field(&mut top.clone(), "lang")?, "lang")?;
+        let lang = lang_name.parse::<Lang>().map_err(|()| {
+            CatalogueError(format!(
+                "unknown variant `{lang_name}`, expected one of {}",
+                Lang::NAMES.join(", ")
+            ))
+        })?;
+        let mut texts = BTreeMap::new();
+        for (id, entry) in members(field(&mut top, "texts")?, "`texts`")? {
+            let mut entry = members(entry, &format!("`{id}`"))?;
+            let from = string(field(&mut entry.clone(), "from")?, "from")?;
+            let text = string(field(&mut entry, "text")?, "text")?;
+            texts.insert(id, Entry { from, text });
+        }
+        Ok(Self { lang, texts })
     }
 
     /// The catalogue as its file's JSON, in registry order, one entry per line.
