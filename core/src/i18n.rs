@@ -177,49 +177,77 @@ impl Catalogue {
     /// Read by core's own JSON reader (`crate::json`); keys other than `lang` and `texts`
     /// (and than `from` and `text` in an entry) are ignored.
     pub fn from_json(text: &str) -> Result<Self, CatalogueError> {
-        use crate::json::Json;
-        fn members(value: Json, what: &str) -> Result<Vec<(String, Json)>, CatalogueError> {
-            match value {
-                Json::Object(members) => Ok(members),
-                _ => Err(CatalogueError(format!("{what} is not an object"))),
+        Self::read(text).map_err(|e| CatalogueError(e.to_string()))
+    }
+
+    fn read(text: &str) -> Result<Self, crate::json::Error> {
+        use crate::json::{MAX_DEPTH, Reader};
+        /// A string value, set once.
+        fn string(
+            r: &mut Reader<'_>,
+            slot: &mut Option<String>,
+            name: &str,
+        ) -> Result<(), crate::json::Error> {
+            if slot.is_some() {
+                return Err(r.error(format!("duplicate field `{name}`"), false));
             }
-        }
-        fn field(members: &mut Vec<(String, Json)>, name: &str) -> Result<Json, CatalogueError> {
-            let mut found = None;
-            for (key, value) in members.drain(..) {
-                if key == name {
-                    if found.is_some() {
-                        return Err(CatalogueError(format!("duplicate field `{name}`")));
-                    }
-                    found = Some(value);
+            *slot = Some(r.string().map_err(|mut e| {
+                if !e.message.starts_with("EOF") {
+                    e.message = format!("invalid type for `{name}`, expected a string");
                 }
-            }
-            found.ok_or_else(|| CatalogueError(format!("missing field `{name}`")))
+                e
+            })?);
+            Ok(())
         }
-        fn string(value: Json, name: &str) -> Result<String, CatalogueError> {
-            match value {
-                Json::Str(s) => Ok(s),
-                _ => Err(CatalogueError(format!(
-                    "invalid type for `{name}`, expected a string"
-                ))),
+        let mut r = Reader::new(text)?;
+        let (mut lang, mut texts) = (None, None);
+        let mut first = true;
+        while let Some(key) = r.next_key(&mut first)? {
+            match key.as_str() {
+                "lang" => string(&mut r, &mut lang, "lang")?,
+                "texts" if texts.is_some() => {
+                    return Err(r.error("duplicate field `texts`", false));
+                }
+                "texts" => {
+                    let mut map = BTreeMap::new();
+                    let mut first = true;
+                    while let Some(id) = r.next_key(&mut first)? {
+                        let (mut from, mut text) = (None, None);
+                        let mut first = true;
+                        while let Some(key) = r.next_key(&mut first)? {
+                            match key.as_str() {
+                                "from" => string(&mut r, &mut from, "from")?,
+                                "text" => string(&mut r, &mut text, "text")?,
+                                // Other keys are ignored, as they were.
+                                _ => r.skip(MAX_DEPTH)?,
+                            }
+                        }
+                        let (Some(from), Some(text)) = (from, text) else {
+                            return Err(
+                                r.error(format!("`{id}`: missing field `from` or `text`"), false)
+                            );
+                        };
+                        map.insert(id, Entry { from, text });
+                    }
+                    texts = Some(map);
+                }
+                _ => r.skip(MAX_DEPTH)?,
             }
         }
-        let document = crate::json::parse(text).map_err(|e| CatalogueError(e.to_string()))?;
-        let mut top = members(document, "the document")?;
-        let lang_name = string(field(&mut top.clone(), "lang")?, "lang")?;
-        let lang = lang_name.parse::<Lang>().map_err(|()| {
-            CatalogueError(format!(
-                "unknown variant `{lang_name}`, expected one of {}",
-                Lang::NAMES.join(", ")
-            ))
+        if !r.at_end() {
+            return Err(r.error("trailing characters", true));
+        }
+        let lang = lang.ok_or_else(|| r.error("missing field `lang`", false))?;
+        let lang = lang.parse::<Lang>().map_err(|()| {
+            r.error(
+                format!(
+                    "unknown variant `{lang}`, expected one of {}",
+                    Lang::NAMES.join(", ")
+                ),
+                false,
+            )
         })?;
-        let mut texts = BTreeMap::new();
-        for (id, entry) in members(field(&mut top, "texts")?, "`texts`")? {
-            let mut entry = members(entry, &format!("`{id}`"))?;
-            let from = string(field(&mut entry.clone(), "from")?, "from")?;
-            let text = string(field(&mut entry, "text")?, "text")?;
-            texts.insert(id, Entry { from, text });
-        }
+        let texts = texts.ok_or_else(|| r.error("missing field `texts`", false))?;
         Ok(Self { lang, texts })
     }
 
@@ -447,6 +475,18 @@ mod tests {
     }
 
     #[test]
+    fn unknown_keys_are_ignored_and_the_last_id_wins() {
+        let cat = Catalogue::from_json(
+            r#"{"note": [1, {"x": null}], "lang": "de", "texts": {"a": {"from": "f", "text": "1", "by": "x"}, "a": {"from": "g", "text": "\u00e9"}}}"#,
+        )
+        .unwrap();
+        assert_eq!(cat.lang, Lang::De);
+        assert_eq!(cat.texts.len(), 1);
+        assert_eq!(cat.texts["a"].from, "g");
+        assert_eq!(cat.texts["a"].text, "\u{e9}");
+    }
+
+    #[test]
     fn a_broken_file_is_an_error_not_a_panic() {
         for bad in [
             "",
@@ -454,6 +494,12 @@ mod tests {
             "[]",
             r#"{"lang":"xx","texts":{}}"#,
             r#"{"lang":"de"}"#,
+            r#"{"lang":"de","lang":"de","texts":{}}"#,
+            r#"{"lang":"de","texts":{"a":{"from":"x"}}}"#,
+            r#"{"lang":"de","texts":{"a":{"from":"x","text":1}}}"#,
+            r#"{"lang":"de","texts":{"a":"x"}}"#,
+            r#"{"lang":4,"texts":{}}"#,
+            r#"{"lang":"de","texts":{}} x"#,
         ] {
             assert!(Catalogue::from_json(bad).is_err(), "{bad}");
         }

@@ -17,7 +17,12 @@ pub(crate) const MAX_DEPTH: usize = 128;
 /// Longest document, in bytes.
 pub(crate) const MAX_LEN: usize = 8 << 20;
 
-/// A JSON value. Numbers keep their text.
+/// A JSON value, as the tests read it (core itself reads past values it does not keep,
+/// [`Reader::skip`]). Numbers keep their text.
+#[cfg_attr(
+    not(test),
+    allow(dead_code, reason = "built by the tests' reader only")
+)]
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Json {
     Null,
@@ -116,11 +121,15 @@ impl<'a> Reader<'a> {
         self.peek().is_none()
     }
 
-    /// Reads `,` or the closing `close`, after an element; `Ok(true)` when another element
-    /// follows. `what` names the container for the end-of-file message.
-    pub fn next_or_close(&mut self, close: u8, what: &str) -> Result<bool, Error> {
+    /// Reads `,` or the closing `close` (`}` or `]`), after an element; `Ok(true)` when
+    /// another element follows.
+    pub fn next_or_close(&mut self, close: u8) -> Result<bool, Error> {
         match self.peek() {
-            None => Err(self.syntax(&format!("EOF while parsing {what}"))),
+            None => Err(self.syntax(if close == b'}' {
+                "EOF while parsing an object"
+            } else {
+                "EOF while parsing a list"
+            })),
             Some(b',') => {
                 self.at += 1;
                 if self.peek() == Some(close) {
@@ -142,6 +151,23 @@ impl<'a> Reader<'a> {
                 }))
             }
         }
+    }
+
+    /// The next key of an object (and its `:`), `None` after its closing `}`; `first` is
+    /// true before the object's `{`, which this reads.
+    pub fn next_key(&mut self, first: &mut bool) -> Result<Option<String>, Error> {
+        if *first {
+            *first = false;
+            if self.peek() != Some(b'{') {
+                return Err(self.error("invalid type, expected an object", false));
+            }
+            if self.open(b'{', b'}') {
+                return Ok(None);
+            }
+        } else if !self.next_or_close(b'}')? {
+            return Ok(None);
+        }
+        self.key().map(Some)
     }
 
     /// After `{` (or `,`): the next key and its `:`.
@@ -339,42 +365,48 @@ impl<'a> Reader<'a> {
         Ok(Number::Other(text))
     }
 
-    /// `true`, `false` or `null`, at its first byte.
-    pub fn literal(&mut self) -> Result<Json, Error> {
-        for (word, value) in [
-            ("true", Json::Bool(true)),
-            ("false", Json::Bool(false)),
-            ("null", Json::Null),
-        ] {
-            if self.bytes().get(self.at) == word.as_bytes().first() {
-                for &b in word.as_bytes() {
-                    match self.bytes().get(self.at) {
-                        Some(&c) if c == b => self.at += 1,
-                        None => return Err(self.syntax("EOF while parsing a value")),
-                        Some(_) => {
-                            self.at += 1;
-                            return Err(self.syntax("expected ident"));
-                        }
-                    }
+    /// `true`, `false` (`Some`) or `null` (`None`), at its first byte.
+    pub fn literal(&mut self) -> Result<Option<bool>, Error> {
+        let (word, value): (&[u8], _) = match self.bytes().get(self.at) {
+            Some(b't') => (b"true", Some(true)),
+            Some(b'f') => (b"false", Some(false)),
+            Some(b'n') => (b"null", None),
+            _ => {
+                self.at += 1;
+                return Err(self.syntax("expected value"));
+            }
+        };
+        for &b in word {
+            match self.bytes().get(self.at) {
+                Some(&c) if c == b => self.at += 1,
+                None => return Err(self.syntax("EOF while parsing a value")),
+                Some(_) => {
+                    self.at += 1;
+                    return Err(self.syntax("expected ident"));
                 }
-                return Ok(value);
             }
         }
-        self.at += 1;
-        Err(self.syntax("expected value"))
+        Ok(value)
     }
 
-    /// Any value, nested at most `depth` more levels.
-    pub fn value(&mut self, depth: usize) -> Result<Json, Error> {
-        match self.peek() {
-            None => Err(self.syntax("EOF while parsing a value")),
-            Some(b'"') => self.string().map(Json::Str),
+    /// Reads past any value, nested at most `depth` more levels; `out` (the tests') gets
+    /// the value.
+    pub fn skip(&mut self, depth: usize) -> Result<(), Error> {
+        self.value::<false>(depth, &mut Vec::new())
+    }
+
+    /// Reads a value; with `KEEP` (the tests), pushes it on `out`.
+    fn value<const KEEP: bool>(&mut self, depth: usize, out: &mut Vec<Json>) -> Result<(), Error> {
+        let value = match self.peek() {
+            None => return Err(self.syntax("EOF while parsing a value")),
+            Some(b'"') => Json::Str(self.string()?),
             Some(b'-' | b'0'..=b'9') => {
                 let start = self.at;
                 self.number()?;
-                Ok(Json::Number(
-                    self.text.get(start..self.at).unwrap_or_default().to_owned(),
-                ))
+                if !KEEP {
+                    return Ok(());
+                }
+                Json::Number(self.text.get(start..self.at).unwrap_or_default().to_owned())
             }
             Some(open @ (b'[' | b'{')) => {
                 if depth == 0 {
@@ -383,48 +415,69 @@ impl<'a> Reader<'a> {
                 }
                 let object = open == b'{';
                 let close = if object { b'}' } else { b']' };
+                let mut keys = Vec::new();
                 let mut items = Vec::new();
-                let mut members = Vec::new();
                 if !self.open(open, close) {
                     loop {
                         if object {
                             let key = self.key()?;
-                            members.push((key, self.value(depth - 1)?));
-                        } else {
-                            items.push(self.value(depth - 1)?);
+                            if KEEP {
+                                keys.push(key);
+                            }
                         }
-                        let what = if object { "an object" } else { "a list" };
-                        if !self.next_or_close(close, what)? {
+                        self.value::<KEEP>(depth - 1, &mut items)?;
+                        if !self.next_or_close(close)? {
                             break;
                         }
                     }
                 }
-                Ok(if object {
-                    Json::Object(members)
+                if object {
+                    Json::Object(keys.into_iter().zip(items).collect())
                 } else {
                     Json::Array(items)
-                })
+                }
             }
-            Some(_) => self.literal(),
+            Some(_) => match self.literal()? {
+                Some(b) => Json::Bool(b),
+                None => Json::Null,
+            },
+        };
+        if KEEP {
+            out.push(value);
         }
+        Ok(())
     }
 }
 
 /// Reads one whole document: a value and nothing after it.
+#[cfg(test)]
 pub(crate) fn parse(text: &str) -> Result<Json, Error> {
     let mut r = Reader::new(text)?;
-    let value = r.value(MAX_DEPTH)?;
+    let mut values = Vec::new();
+    r.value::<true>(MAX_DEPTH, &mut values)?;
     if r.at_end() {
-        Ok(value)
+        values.pop().ok_or_else(|| r.syntax("no value"))
     } else {
         r.at += 1;
         Err(r.syntax("trailing characters"))
     }
 }
 
+/// Whether `text` is one whole document, read without keeping it.
+#[cfg(test)]
+pub(crate) fn check(text: &str) -> Result<(), Error> {
+    let mut r = Reader::new(text)?;
+    r.skip(MAX_DEPTH)?;
+    if r.at_end() {
+        Ok(())
+    } else {
+        Err(r.syntax("trailing characters"))
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{Json, MAX_DEPTH, parse};
+    use super::{Json, MAX_DEPTH, check, parse};
     use proptest::prelude::*;
 
     /// The same document as `serde_json` reads it.
@@ -523,6 +576,8 @@ mod tests {
         assert!(parse(&deep).unwrap_err().message.contains("recursion"));
         // Far deeper than the stack would allow without the limit.
         assert!(parse(&"[".repeat(1_000_000)).is_err());
+        assert!(check(&"[".repeat(1_000_000)).is_err());
+        assert!(check(&deep).is_err() && check(&ok).is_ok());
     }
 
     #[test]
@@ -558,6 +613,7 @@ mod tests {
             let ours = parse(&text);
             let theirs = serde_json::from_str::<serde_json::Value>(&text);
             prop_assert_eq!(ours.is_ok(), theirs.is_ok(), "{:?}", text);
+            prop_assert_eq!(check(&text).is_ok(), theirs.is_ok(), "{:?}", text);
         }
 
         #[test]
@@ -565,6 +621,7 @@ mod tests {
             let ours = parse(&text);
             let theirs = serde_json::from_str::<serde_json::Value>(&text);
             prop_assert_eq!(ours.is_ok(), theirs.is_ok(), "{:?}", text);
+            prop_assert_eq!(check(&text).is_ok(), theirs.is_ok(), "{:?}", text);
         }
 
         #[test]

@@ -83,7 +83,11 @@ pub struct Choices {
 
 /// Serialises with `serde_json` (as the CLI does) and parses the text in JS.
 fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
-    let text = serde_json::to_string(value).map_err(|e| js_sys::Error::new(&e.to_string()))?;
+    // The values handed here hold only strings, numbers, booleans and string-keyed maps, so
+    // this cannot fail; serde_json's error text is not formatted (it would bring its
+    // messages into the module).
+    let text = serde_json::to_string(value)
+        .map_err(|_| js_sys::Error::new("nginx-gen: a value could not be written as JSON"))?;
     js_sys::JSON::parse(&text)
 }
 

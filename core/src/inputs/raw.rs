@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::RawInputs;
 use super::texts::{self, Msg};
 use crate::i18n::Catalogue;
-use crate::json::{self, Json, Number, Reader};
+use crate::json::{self, Number, Reader};
 
 /// A number as it arrives: JSON gives integers, forms and flags give text.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -192,7 +192,7 @@ impl RawInputs {
                     )
                 })?;
                 seen.push(key);
-                if !r.next_or_close(b'}', "an object").map_err(syntax)? {
+                if !r.next_or_close(b'}').map_err(syntax)? {
                     break;
                 }
             }
@@ -296,7 +296,7 @@ impl Shape {
                             Some(RawValue::Text(s)) => items.push(s),
                             _ => return Err(r.error("expected a string", false)),
                         }
-                        if !r.next_or_close(b']', "a list")? {
+                        if !r.next_or_close(b']')? {
                             break;
                         }
                     }
@@ -305,11 +305,11 @@ impl Shape {
             }
             Some(b'[') => wrong(r, "sequence"),
             Some(b'{') => wrong(r, "map"),
-            None => r.value(0).map(|_| None),
+            None => r.skip(0).map(|()| None),
             Some(_) => match r.literal()? {
-                Json::Bool(b) if self == Self::Switch => Ok(Some(RawValue::Bool(b))),
-                Json::Bool(b) => wrong(r, &format!("boolean `{b}`")),
-                _ => Ok(None),
+                Some(b) if self == Self::Switch => Ok(Some(RawValue::Bool(b))),
+                Some(b) => wrong(r, &format!("boolean `{b}`")),
+                None => Ok(None),
             },
         }
     }
