@@ -302,7 +302,7 @@ pub fn input_schema() -> Result<JsValue, JsValue> {
 }
 
 /// A `serde_json::Value` as the JS value `JSON.parse` would give for its text, built
-/// directly: serialising a `Value` brings serde_json's float formatting into the module
+/// directly: serialising a `Value` brings `serde_json`'s float formatting into the module
 /// (a `Value`'s number may be a float), and the schema holds only integers.
 fn value_to_js(value: &serde_json::Value) -> Result<JsValue, JsValue> {
     use serde_json::Value;
