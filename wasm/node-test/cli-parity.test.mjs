@@ -154,5 +154,6 @@ test('versions match the CLI and the package', () => {
   assert.equal(wasm.schemaVersion(), doc.schema_version);
   assert.equal(wasm.policyVersion(), doc.policy_version);
   assert.equal(pkg.version, wasm.version(), 'package.json version comes from Cargo');
-  assert.deepStrictEqual(wasm.defaults(), JSON.parse(cli(['--no-detect', '--format', 'json'])).inputs);
+  // The document's inputs also name the running policy; defaults() is the inputs alone.
+  assert.deepStrictEqual({ ...wasm.defaults(), policy: wasm.policyVersion() }, JSON.parse(cli(['--no-detect', '--format', 'json'])).inputs);
 });
