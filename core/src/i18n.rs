@@ -24,7 +24,7 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::inputs::Lang;
 use crate::plan::Reason;
@@ -47,7 +47,7 @@ pub fn fingerprint(text: &str) -> String {
 }
 
 /// One translated text.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Entry {
     /// [`fingerprint`] of the English it was translated from.
     pub from: String,
@@ -56,7 +56,7 @@ pub struct Entry {
 }
 
 /// The translations of one language.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Catalogue {
     /// Its language.
     pub lang: Lang,
@@ -173,8 +173,82 @@ impl Catalogue {
     }
 
     /// Reads a catalogue file (`core/i18n/<lang>.json`).
+    ///
+    /// Read by core's own JSON reader (`crate::json`); keys other than `lang` and `texts`
+    /// (and than `from` and `text` in an entry) are ignored.
     pub fn from_json(text: &str) -> Result<Self, CatalogueError> {
-        serde_json::from_str(text).map_err(|e| CatalogueError(e.to_string()))
+        Self::read(text).map_err(|e| CatalogueError(e.to_string()))
+    }
+
+    fn read(text: &str) -> Result<Self, crate::json::Error> {
+        use crate::json::{MAX_DEPTH, Reader};
+        /// A string value, set once.
+        fn string(
+            r: &mut Reader<'_>,
+            slot: &mut Option<String>,
+            name: &str,
+        ) -> Result<(), crate::json::Error> {
+            if slot.is_some() {
+                return Err(r.error(format!("duplicate field `{name}`"), false));
+            }
+            *slot = Some(r.string().map_err(|mut e| {
+                if !e.message.starts_with("EOF") {
+                    e.message = format!("invalid type for `{name}`, expected a string");
+                }
+                e
+            })?);
+            Ok(())
+        }
+        let mut r = Reader::new(text)?;
+        let (mut lang, mut texts) = (None, None);
+        let mut first = true;
+        while let Some(key) = r.next_key(&mut first)? {
+            match key.as_str() {
+                "lang" => string(&mut r, &mut lang, "lang")?,
+                "texts" if texts.is_some() => {
+                    return Err(r.error("duplicate field `texts`", false));
+                }
+                "texts" => {
+                    let mut map = BTreeMap::new();
+                    let mut first = true;
+                    while let Some(id) = r.next_key(&mut first)? {
+                        let (mut from, mut text) = (None, None);
+                        let mut first = true;
+                        while let Some(key) = r.next_key(&mut first)? {
+                            match key.as_str() {
+                                "from" => string(&mut r, &mut from, "from")?,
+                                "text" => string(&mut r, &mut text, "text")?,
+                                // Other keys are ignored, as they were.
+                                _ => r.skip(MAX_DEPTH)?,
+                            }
+                        }
+                        let (Some(from), Some(text)) = (from, text) else {
+                            return Err(
+                                r.error(format!("`{id}`: missing field `from` or `text`"), false)
+                            );
+                        };
+                        map.insert(id, Entry { from, text });
+                    }
+                    texts = Some(map);
+                }
+                _ => r.skip(MAX_DEPTH)?,
+            }
+        }
+        if !r.at_end() {
+            return Err(r.error("trailing characters", true));
+        }
+        let lang = lang.ok_or_else(|| r.error("missing field `lang`", false))?;
+        let lang = lang.parse::<Lang>().map_err(|()| {
+            r.error(
+                format!(
+                    "unknown variant `{lang}`, expected one of {}",
+                    Lang::NAMES.join(", ")
+                ),
+                false,
+            )
+        })?;
+        let texts = texts.ok_or_else(|| r.error("missing field `texts`", false))?;
+        Ok(Self { lang, texts })
     }
 
     /// The catalogue as its file's JSON, in registry order, one entry per line.
@@ -401,6 +475,18 @@ mod tests {
     }
 
     #[test]
+    fn unknown_keys_are_ignored_and_the_last_id_wins() {
+        let cat = Catalogue::from_json(
+            r#"{"note": [1, {"x": null}], "lang": "de", "texts": {"a": {"from": "f", "text": "1", "by": "x"}, "a": {"from": "g", "text": "\u00e9"}}}"#,
+        )
+        .unwrap();
+        assert_eq!(cat.lang, Lang::De);
+        assert_eq!(cat.texts.len(), 1);
+        assert_eq!(cat.texts["a"].from, "g");
+        assert_eq!(cat.texts["a"].text, "\u{e9}");
+    }
+
+    #[test]
     fn a_broken_file_is_an_error_not_a_panic() {
         for bad in [
             "",
@@ -408,6 +494,12 @@ mod tests {
             "[]",
             r#"{"lang":"xx","texts":{}}"#,
             r#"{"lang":"de"}"#,
+            r#"{"lang":"de","lang":"de","texts":{}}"#,
+            r#"{"lang":"de","texts":{"a":{"from":"x"}}}"#,
+            r#"{"lang":"de","texts":{"a":{"from":"x","text":1}}}"#,
+            r#"{"lang":"de","texts":{"a":"x"}}"#,
+            r#"{"lang":4,"texts":{}}"#,
+            r#"{"lang":"de","texts":{}} x"#,
         ] {
             assert!(Catalogue::from_json(bad).is_err(), "{bad}");
         }

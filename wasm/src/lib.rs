@@ -83,7 +83,11 @@ pub struct Choices {
 
 /// Serialises with `serde_json` (as the CLI does) and parses the text in JS.
 fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
-    let text = serde_json::to_string(value).map_err(|e| js_sys::Error::new(&e.to_string()))?;
+    // The values handed here hold only strings, numbers, booleans and string-keyed maps, so
+    // this cannot fail; serde_json's error text is not formatted (it would bring its
+    // messages into the module).
+    let text = serde_json::to_string(value)
+        .map_err(|_| js_sys::Error::new("nginx-gen: a value could not be written as JSON"))?;
     js_sys::JSON::parse(&text)
 }
 
@@ -294,7 +298,35 @@ pub fn choices() -> Result<JsValue, JsValue> {
 /// registry: the same document as `nginx-gen schema`.
 #[wasm_bindgen(js_name = inputSchema, unchecked_return_type = "Record<string, unknown>")]
 pub fn input_schema() -> Result<JsValue, JsValue> {
-    to_js(&nginx_gen_core::inputs::json_schema())
+    value_to_js(&nginx_gen_core::inputs::json_schema())
+}
+
+/// A `serde_json::Value` as the JS value `JSON.parse` would give for its text, built
+/// directly: serialising a `Value` brings `serde_json`'s float formatting into the module
+/// (a `Value`'s number may be a float), and the schema holds only integers.
+fn value_to_js(value: &serde_json::Value) -> Result<JsValue, JsValue> {
+    use serde_json::Value;
+    Ok(match value {
+        Value::Null => JsValue::NULL,
+        Value::Bool(b) => JsValue::from_bool(*b),
+        // Exact for the schema's integers; JSON.parse reads any number as this double.
+        Value::Number(n) => JsValue::from_f64(n.as_f64().unwrap_or(f64::NAN)),
+        Value::String(s) => JsValue::from_str(s),
+        Value::Array(items) => {
+            let array = js_sys::Array::new();
+            for item in items {
+                array.push(&value_to_js(item)?);
+            }
+            array.into()
+        }
+        Value::Object(members) => {
+            let object = js_sys::Object::new();
+            for (key, item) in members {
+                js_sys::Reflect::set(&object, &JsValue::from_str(key), &value_to_js(item)?)?;
+            }
+            object.into()
+        }
+    })
 }
 
 /// Version of the JSON document's layout (`schema_version` in `generate()`'s result).

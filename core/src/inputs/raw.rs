@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::RawInputs;
 use super::texts::{self, Msg};
 use crate::i18n::Catalogue;
+use crate::json::{self, Number, Reader};
 
 /// A number as it arrives: JSON gives integers, forms and flags give text.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -141,6 +142,9 @@ impl std::error::Error for InputErrors {}
 impl RawInputs {
     /// Parses the JSON input document without validating values; a syntax error, a wrong
     /// type or an unknown field is reported naming the field.
+    ///
+    /// Read by core's own JSON reader (`crate::json`), one field at a time through
+    /// [`RawInputs::set`]; the messages are `serde_json`'s words, so they read as before.
     pub fn from_json(text: &str) -> Result<Self, InputErrors> {
         let document_error = |message: &'static crate::rules::Text| {
             InputErrors(vec![InputError::new(
@@ -152,49 +156,162 @@ impl RawInputs {
         if !text.trim_start().starts_with('{') {
             return Err(document_error(&texts::NOT_OBJECT));
         }
-        let de = &mut serde_json::Deserializer::from_str(text);
-        let raw = Self::deserialize_named(de)?;
-        de.end().map_err(|_| document_error(&texts::TRAILING))?;
+        let syntax = |e: json::Error| named("input", &e.to_string());
+        let mut r = Reader::new(text).map_err(syntax)?;
+        let mut raw = Self::default();
+        let mut seen: Vec<String> = Vec::new();
+        if !r.open(b'{', b'}') {
+            loop {
+                let key = r.key().map_err(syntax)?;
+                let Some(shape) = Shape::of(&key) else {
+                    let mut message = format!("unknown field `{key}`, expected one of ");
+                    for (i, input) in super::INPUTS.iter().enumerate() {
+                        message.push_str(if i == 0 { "`" } else { ", `" });
+                        message.push_str(input.name);
+                        message.push('`');
+                    }
+                    let field = if key.is_empty() {
+                        "input".to_owned()
+                    } else {
+                        printable(&key)
+                    };
+                    return Err(named(&field, &r.error(message, false).to_string()));
+                };
+                if seen.contains(&key) {
+                    let e = r.error(format!("duplicate field `{key}`"), false);
+                    return Err(named(&key, &e.to_string()));
+                }
+                let value = shape
+                    .read(&mut r)
+                    .map_err(|e| named(if e.syntax { "input" } else { &key }, &e.to_string()))?;
+                // `Shape::of` found the shape `set` takes, so this cannot fail.
+                raw.set(&key, value).map_err(|_| {
+                    named(
+                        &key,
+                        &format!("invalid type, expected {}", shape.expected()),
+                    )
+                })?;
+                seen.push(key);
+                if !r.next_or_close(b'}').map_err(syntax)? {
+                    break;
+                }
+            }
+        }
+        if !r.at_end() {
+            return Err(document_error(&texts::TRAILING));
+        }
         Ok(raw)
     }
+}
 
-    /// Deserializes, naming the field of the first error.
-    fn deserialize_named(
-        de: &mut serde_json::Deserializer<serde_json::de::StrRead<'_>>,
-    ) -> Result<Self, InputErrors> {
-        serde_path_to_error::deserialize(de).map_err(|e| {
-            let path = e.path().to_string();
-            let inner = e.into_inner();
-            let raw_message = inner.to_string();
-            // The document's own text (a key, a value) is escaped before it is shown.
-            let message = printable_up_to(&raw_message, 300);
-            let field = if let Some(rest) = raw_message.strip_prefix("unknown field `") {
-                match rest.split('`').next().unwrap_or_default() {
-                    "" => "input".to_owned(),
-                    name => printable(name),
+/// The error of `field` for a message in the JSON reader's (`serde_json`'s) words.
+fn named(field: &str, raw_message: &str) -> InputErrors {
+    // The document's own text (a key, a value) is escaped before it is shown.
+    let message = printable_up_to(raw_message, 300);
+    let accepted = if field == "input" {
+        &texts::ACCEPTED_OBJECT
+    } else if message.starts_with("unknown field") {
+        &texts::ACCEPTED_FIELDS
+    } else {
+        &texts::ACCEPTED_TYPE
+    };
+    // The reader's words have no template: they stay as written.
+    InputErrors(vec![InputError::new(
+        field,
+        Msg::Verbatim(message),
+        Msg::of(accepted),
+    )])
+}
+
+/// The JSON shape of a [`RawInputs`] field, found by asking [`RawInputs::set`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Shape {
+    /// [`Scalar`]: a whole number, as a number or as text.
+    Number,
+    /// A string.
+    Text,
+    /// A boolean.
+    Switch,
+    /// A list of strings.
+    List,
+}
+
+impl Shape {
+    /// The shape of the input `name`; `None` for a name that is not an input.
+    fn of(name: &str) -> Option<Self> {
+        let mut probe = RawInputs::default();
+        [
+            (Self::Switch, RawValue::Bool(false)),
+            (Self::Number, RawValue::Int(0)),
+            (Self::List, RawValue::List(Vec::new())),
+            (Self::Text, RawValue::Text(String::new())),
+        ]
+        .into_iter()
+        .find(|(_, value)| probe.set(name, Some(value.clone())).is_ok())
+        .map(|(shape, _)| shape)
+    }
+
+    fn expected(self) -> &'static str {
+        match self {
+            Self::Number => "a whole number, as a number or as text",
+            Self::Text => "a string",
+            Self::Switch => "a boolean",
+            Self::List => "a sequence",
+        }
+    }
+
+    /// Reads one value of this shape; `null` is an unset field. A value of another type is
+    /// refused at its first byte, as `serde_json` does.
+    fn read(self, r: &mut Reader<'_>) -> Result<Option<RawValue>, json::Error> {
+        let wrong = |r: &Reader<'_>, what: &str| {
+            Err(r.error(
+                format!("invalid type: {what}, expected {}", self.expected()),
+                false,
+            ))
+        };
+        match r.peek() {
+            Some(b'"') => {
+                let s = r.string()?;
+                match self {
+                    Self::Number | Self::Text => Ok(Some(RawValue::Text(s))),
+                    _ => wrong(r, &format!("string {s:?}")),
                 }
-            } else if path == "." || inner.is_syntax() || inner.is_eof() {
-                "input".to_owned()
-            } else {
-                path.split(['.', '['])
-                    .find(|s| !s.is_empty())
-                    .unwrap_or("input")
-                    .to_owned()
-            };
-            let accepted = if field == "input" {
-                &texts::ACCEPTED_OBJECT
-            } else if message.starts_with("unknown field") {
-                &texts::ACCEPTED_FIELDS
-            } else {
-                &texts::ACCEPTED_TYPE
-            };
-            // serde's own words have no template: they stay as serde wrote them.
-            InputErrors(vec![InputError::new(
-                field,
-                Msg::Verbatim(message),
-                Msg::of(accepted),
-            )])
-        })
+            }
+            Some(b'-' | b'0'..=b'9') => match (r.number()?, self) {
+                (Number::Int(n), Self::Number) => Ok(Some(RawValue::Int(n))),
+                (Number::Large(_), Self::Number) => Err(r.error("the number is too large", false)),
+                (Number::Int(n), _) => wrong(r, &format!("integer `{n}`")),
+                (Number::Large(n), _) => wrong(r, &format!("integer `{n}`")),
+                (Number::Other(t), _) => wrong(r, &format!("floating point `{t}`")),
+            },
+            Some(b'[') if self == Self::List => {
+                let mut items = Vec::new();
+                if !r.open(b'[', b']') {
+                    loop {
+                        if r.peek() == Some(b'n') {
+                            r.literal()?;
+                            return Err(r.error("invalid type: null, expected a string", false));
+                        }
+                        match Self::Text.read(r)? {
+                            Some(RawValue::Text(s)) => items.push(s),
+                            _ => return Err(r.error("expected a string", false)),
+                        }
+                        if !r.next_or_close(b']')? {
+                            break;
+                        }
+                    }
+                }
+                Ok(Some(RawValue::List(items)))
+            }
+            Some(b'[') => wrong(r, "sequence"),
+            Some(b'{') => wrong(r, "map"),
+            None => r.skip(0).map(|()| None),
+            Some(_) => match r.literal()? {
+                Some(b) if self == Self::Switch => Ok(Some(RawValue::Bool(b))),
+                Some(b) => wrong(r, &format!("boolean `{b}`")),
+                None => Ok(None),
+            },
+        }
     }
 }
 
@@ -302,5 +419,128 @@ mod tests {
         assert_eq!(raw(r#"{"cpus": 4}"#).unwrap_err().0[0].field, "cpus");
         assert_eq!(raw(r#"{"tls": "yes"}"#).unwrap_err().0[0].field, "tls");
         assert_eq!(raw("{").unwrap_err().0[0].field, "input");
+    }
+
+    #[test]
+    fn messages_read_as_serde_json_wrote_them() {
+        let message = |json: &str| {
+            let e = raw(json).unwrap_err().0.remove(0);
+            (e.field, e.message)
+        };
+        for (json, field, start) in [
+            (
+                r#"{"tls": "yes"}"#,
+                "tls",
+                r#"invalid type: string \"yes\", expected a boolean"#,
+            ),
+            (
+                r#"{"vcpu": 4.5}"#,
+                "vcpu",
+                "invalid type: floating point `4.5`, expected a whole number",
+            ),
+            (
+                r#"{"vcpu": true}"#,
+                "vcpu",
+                "invalid type: boolean `true`, expected a whole",
+            ),
+            (
+                r#"{"vcpu": [4, }"#,
+                "vcpu",
+                "invalid type: sequence, expected a whole number",
+            ),
+            (
+                r#"{"vcpu": 9223372036854775808}"#,
+                "vcpu",
+                "the number is too large",
+            ),
+            (
+                r#"{"root": 4}"#,
+                "root",
+                "invalid type: integer `4`, expected a string",
+            ),
+            (
+                r#"{"root": {}}"#,
+                "root",
+                "invalid type: map, expected a string",
+            ),
+            (
+                r#"{"lang": ["en"]}"#,
+                "lang",
+                "invalid type: sequence, expected a string",
+            ),
+            (
+                r#"{"upstreams": "a"}"#,
+                "upstreams",
+                r#"invalid type: string \"a\", expected a sequence"#,
+            ),
+            (
+                r#"{"upstreams": ["a", 1]}"#,
+                "upstreams",
+                "invalid type: integer `1`, expected a string",
+            ),
+            (
+                r#"{"upstreams": [null]}"#,
+                "upstreams",
+                "invalid type: null, expected a string",
+            ),
+            (
+                r#"{"cpus": 4}"#,
+                "cpus",
+                "unknown field `cpus`, expected one of `vcpu`, `ram`",
+            ),
+            (
+                r#"{"vcpu": 4, "vcpu": 5}"#,
+                "vcpu",
+                "duplicate field `vcpu`",
+            ),
+            (
+                r#"{"vcpu": 4,}"#,
+                "input",
+                "trailing comma at line 1 column",
+            ),
+            (
+                r#"{"vcpu": 4"#,
+                "input",
+                "EOF while parsing an object at line 1 column",
+            ),
+            ("{\"a\u{0}\": 1}", "input", "control character"),
+        ] {
+            let (f, m) = message(json);
+            assert_eq!(f, field, "{json}: {m}");
+            assert!(m.starts_with(start), "{json}: {m}");
+            // The list of fields is cut at 300 characters, before the position.
+            if field != "input" && field != "cpus" {
+                assert!(m.contains(" at line 1 column "), "{json}: {m}");
+            }
+        }
+    }
+
+    #[test]
+    fn numbers_text_and_null_read_as_before() {
+        use super::{RawInputs, Scalar};
+        let raw = RawInputs::from_json(
+            r#"{"vcpu": 4, "clients": "4", "static_files": -3, "ram": null, "tls": false, "server_names": []}"#,
+        )
+        .unwrap();
+        assert_eq!(raw.vcpu, Some(Scalar::Int(4)));
+        assert_eq!(raw.clients, Some(Scalar::Text("4".into())));
+        assert_eq!(raw.static_files, Some(Scalar::Int(-3)));
+        assert_eq!(raw.ram, None);
+        assert_eq!(raw.tls, Some(false));
+        assert_eq!(raw.server_names, Some(Vec::new()));
+        // `4.0` is not a whole number for the document, as with serde_json.
+        assert_eq!(
+            RawInputs::from_json(r#"{"vcpu": 4.0}"#).unwrap_err().0[0].field,
+            "vcpu"
+        );
+    }
+
+    #[test]
+    fn every_document_serde_json_writes_is_read_back() {
+        let full = super::super::defaults().to_raw();
+        let text = serde_json::to_string_pretty(&full).unwrap();
+        assert_eq!(super::RawInputs::from_json(&text).unwrap(), full);
+        let text = serde_json::to_string(&full).unwrap();
+        assert_eq!(super::RawInputs::from_json(&text).unwrap(), full);
     }
 }
