@@ -5,15 +5,8 @@
 use crate::i18n::Catalogue;
 use crate::rules::Text;
 
-macro_rules! texts {
-    ($($name:ident = $id:literal => $en:literal,)*) => {
-        $(pub(crate) static $name: Text = Text::new($id, $en);)*
-        /// Every input error text.
-        pub static TEXTS: &[&Text] = &[$(&$name),*];
-    };
-}
-
-texts! {
+crate::rules::text_table! {
+    "Every input error text.";
     REGISTRY_KIND = "input.registry_kind" => "the input registry gives this field a kind its type cannot take",
     BAD_DEFAULT = "input.bad_default" => "the registry's default is not valid",
     OUT_OF_RANGE = "input.out_of_range" => "{value} is out of range",

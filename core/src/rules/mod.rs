@@ -79,6 +79,18 @@ impl Text {
     }
 }
 
+/// Declares a table of texts: a `static` [`Text`] per entry (`NAME = "id" => "English",`)
+/// and `TEXTS`, every entry in order, documented by the first argument. The input errors
+/// and the renderers' own texts are such tables.
+macro_rules! text_table {
+    ($doc:literal; $($(#[$meta:meta])* $name:ident = $id:literal => $en:literal,)*) => {
+        $($(#[$meta])* pub(crate) static $name: $crate::rules::Text = $crate::rules::Text::new($id, $en);)*
+        #[doc = $doc]
+        pub static TEXTS: &[&$crate::rules::Text] = &[$(&$name),*];
+    };
+}
+pub(crate) use text_table;
+
 /// How a rule decides.
 #[derive(Clone, Copy)]
 pub enum Decide {
