@@ -25,6 +25,18 @@ pub enum Node<'a> {
         /// The setting it writes: its index in the plan's settings.
         setting: usize,
     },
+    /// `name args { key values; … }`: a setting whose block holds fixed rows (`map`,
+    /// `types`); every line of it belongs to the setting.
+    Table {
+        /// Block name.
+        name: &'a str,
+        /// Arguments, unquoted.
+        args: &'a [Cow<'static, str>],
+        /// The rows.
+        rows: &'static [crate::plan::Row],
+        /// The setting it writes: its index in the plan's settings.
+        setting: usize,
+    },
     /// `name args { children }`
     Block {
         /// Block name (`http`, `server`, `location`, …).
@@ -178,6 +190,27 @@ fn write_level(
                 out.push_str(name);
                 push_args(out, args.iter().map(AsRef::as_ref));
                 out.push_str(";\n");
+            }
+            Node::Table {
+                name,
+                args,
+                rows,
+                setting,
+            } => {
+                track.directive_at(out, *setting);
+                out.push_str(indent);
+                out.push_str(name);
+                push_args(out, args.iter().map(AsRef::as_ref));
+                out.push_str(" {\n");
+                for (key, values) in *rows {
+                    out.push_str(indent);
+                    out.push_str(INDENT);
+                    push_quoted(out, key);
+                    push_args(out, values.iter().copied());
+                    out.push_str(";\n");
+                }
+                out.push_str(indent);
+                out.push_str("}\n");
             }
             Node::Block {
                 name,

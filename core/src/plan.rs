@@ -38,6 +38,10 @@ impl ServerRole {
 pub enum LocationRole {
     /// ACME HTTP-01 challenges, kept on plain HTTP for certificate renewal.
     Acme,
+    /// The load balancer's health probe, answered by nginx itself.
+    Health,
+    /// Hidden files (`.env`, `.git/`) and editors' backups, never served.
+    Hidden,
     /// `/`.
     Root,
     /// Static assets with long cache lifetimes.
@@ -47,19 +51,83 @@ pub enum LocationRole {
 }
 
 impl LocationRole {
-    /// Every role, in output order.
-    pub const ALL: [Self; 4] = [Self::Acme, Self::Root, Self::Assets, Self::App];
+    /// Every role, in output order (regular-expression locations are tried in this order:
+    /// hidden files before assets).
+    pub const ALL: [Self; 6] = [
+        Self::Acme,
+        Self::Health,
+        Self::Hidden,
+        Self::Root,
+        Self::Assets,
+        Self::App,
+    ];
 
     /// The `location` arguments of this role; fixed by the site's design.
     pub const fn matcher(self) -> &'static [&'static str] {
         match self {
             Self::Acme => &["^~", "/.well-known/acme-challenge/"],
+            Self::Health => &["=", "/healthz"],
+            Self::Hidden => &[
+                "~",
+                r"/\.(?!well-known/)|\.(?:bak|dist|inc|ini|log|old|orig|save|sql|sw[op])$|~$",
+            ],
             Self::Root => &["/"],
             Self::Assets => &[
                 "~*",
                 r"\.(?:css|js|mjs|map|png|jpe?g|gif|ico|svg|webp|avif|woff2?)$",
             ],
             Self::App => &["@app"],
+        }
+    }
+}
+
+/// A block of fixed rows in the site file (`map`, `types`): its setting gives the block's
+/// name, arguments and reason; the rows are part of the design, like a location's matcher.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[cfg_attr(feature = "ts", derive(tsify::Tsify))]
+#[serde(rename_all = "snake_case")]
+pub enum TableRole {
+    /// Content types the distributions' `mime.types` lacks.
+    Types,
+    /// `$connection_upgrade`: `upgrade` for WebSocket requests, empty (keepalive) otherwise.
+    ConnectionUpgrade,
+    /// `$forwarded_for_chain`: the load balancer's chain plus its address, or the client.
+    ForwardedFor,
+    /// `$forwarded_scheme`: the load balancer's scheme, or this connection's.
+    ForwardedScheme,
+}
+
+/// One row of a table: the key and its values, as written.
+pub type Row = (&'static str, &'static [&'static str]);
+
+impl TableRole {
+    /// Every table, in output order.
+    pub const ALL: [Self; 4] = [
+        Self::Types,
+        Self::ConnectionUpgrade,
+        Self::ForwardedFor,
+        Self::ForwardedScheme,
+    ];
+
+    /// The rows of the block.
+    pub const fn rows(self) -> &'static [Row] {
+        match self {
+            Self::Types => &[
+                ("text/javascript", &["mjs"]),
+                ("application/manifest+json", &["webmanifest"]),
+            ],
+            Self::ConnectionUpgrade => &[("default", &["upgrade"]), ("", &[""])],
+            // The realip module replaced the address only if the connection came from a
+            // trusted proxy that named a client; the same address twice means it did not.
+            Self::ForwardedFor => &[
+                (r"~^(\S+) \1$", &["$remote_addr"]),
+                ("default", &["$http_x_forwarded_for, $realip_remote_addr"]),
+            ],
+            Self::ForwardedScheme => &[
+                (r"~^(\S+) \1 ", &["$scheme"]),
+                ("~ (https?)$", &["$1"]),
+                ("default", &["$scheme"]),
+            ],
         }
     }
 }
@@ -75,6 +143,11 @@ pub enum Scope {
     Events,
     /// nginx.conf, `http {}`.
     Http,
+    /// Site file, a block of fixed rows (`map`, `types`).
+    Table {
+        /// Which table.
+        table: TableRole,
+    },
     /// Site file, `upstream app {}`.
     Upstream,
     /// Site file, a `server {}` block.
@@ -118,7 +191,9 @@ impl Scope {
     pub const fn file(self) -> FileKind {
         match self {
             Self::Main | Self::Events | Self::Http => FileKind::Nginx,
-            Self::Upstream | Self::Server { .. } | Self::Location { .. } => FileKind::Site,
+            Self::Table { .. } | Self::Upstream | Self::Server { .. } | Self::Location { .. } => {
+                FileKind::Site
+            }
             Self::Sysctl => FileKind::Sysctl,
             Self::Systemd => FileKind::Systemd,
         }
@@ -286,9 +361,21 @@ impl Plan {
 impl Plan {
     /// Computes the plan for validated inputs. Never fails.
     pub fn new(inputs: &Inputs) -> Self {
-        let tuning = Tuning::compute(inputs);
+        // Bootstrapping, the rules see TLS off (no HTTPS server, no redirect) and the
+        // bootstrap flag (the ACME location and the warning); the command keeps both.
+        let served;
+        let rules_inputs = if inputs.bootstrap {
+            served = Inputs {
+                tls: false,
+                ..inputs.clone()
+            };
+            &served
+        } else {
+            inputs
+        };
+        let tuning = Tuning::compute(rules_inputs);
         let ctx = Ctx {
-            i: inputs,
+            i: rules_inputs,
             t: &tuning,
             v: inputs.versions(),
         };

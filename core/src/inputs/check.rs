@@ -10,7 +10,9 @@ use crate::version::Version;
 use super::raw::printable;
 use super::spec::{DefaultValue, Input, Kind};
 use super::texts::{self, Arg, Msg, value};
-use super::values::{Lang, Layout, Listen, PolicyVersion, SafePath, TlsProfile, Workload};
+use super::values::{
+    Lang, Layout, Listen, PolicyVersion, Resolver, SafePath, TlsProfile, Workload,
+};
 use super::{InputError, Scalar, limits};
 
 /// Collects validation errors while reading fields one by one.
@@ -273,6 +275,23 @@ impl Value for Option<u32> {
 
 /// A policy version that may be left out (the running policy).
 impl Value for Option<PolicyVersion> {
+    type Raw = String;
+    fn check(spec: &Input, raw: &String, c: &mut Checker) -> Option<Self> {
+        c.text(spec, raw).map(Some)
+    }
+    fn to_raw(&self) -> Option<String> {
+        self.as_ref().map(ToString::to_string)
+    }
+    fn default_of(_: &Input, _: &mut Checker) -> Option<Self> {
+        Some(None)
+    }
+    fn default_raw(_: &Input) -> Option<String> {
+        None
+    }
+}
+
+/// A DNS server that may be left out (the layout's, or the host's when detected).
+impl Value for Option<Resolver> {
     type Raw = String;
     fn check(spec: &Input, raw: &String, c: &mut Checker) -> Option<Self> {
         c.text(spec, raw).map(Some)

@@ -166,6 +166,8 @@ pub mod limits {
     pub const STATIC_FILES: (u32, u32) = (0, 100_000_000);
     /// Typical response size range.
     pub const RESPONSE_SIZE: (ByteSize, ByteSize) = (ByteSize::KIB, ByteSize::GIB);
+    /// Request body size range (`client_max_body_size`).
+    pub const MAX_BODY: (ByteSize, ByteSize) = (ByteSize::KIB, ByteSize::bytes(64 * ByteSize::GIB.as_u64()));
     /// Oldest nginx the version gates cover.
     pub const NGINX_MIN: Version = Version::new(1, 18, 0);
     /// Oldest OpenSSL with TLS 1.3.

@@ -10,7 +10,8 @@ use super::raw::Scalar;
 use super::spec::DefaultValue::{List, Unset, Value};
 use super::spec::{Flag, Form, Group, Kind, Section, Widget};
 use super::values::{
-    Cidr, Lang, Layout, Listen, PolicyVersion, SafePath, ServerName, TlsProfile, Upstream, Workload,
+    Cidr, Lang, Layout, Listen, PolicyVersion, Resolver, SafePath, ServerName, TlsProfile, Upstream,
+    Workload,
 };
 use crate::size::ByteSize;
 use crate::version::Version;
@@ -119,6 +120,21 @@ inputs! {
         note: "only with tls",
         form: Form::at(Section::Tls, 6, Widget::Checkbox),
     }
+    /// DNS server for OCSP stapling; `None` means the host's (detected) or the layout's.
+    resolver: Option<Resolver> = String {
+        flag: Flag::value("resolver", "ADDR"),
+        group: Group::Tls,
+        kind: Kind::Text {
+            type_name: "address",
+            accepted: "an IP address such as 127.0.0.53 or ::1",
+            example: "192.0.2.53",
+        },
+        default: Unset("the host's (/etc/resolv.conf), else the layout's: 127.0.0.11 in Docker, 127.0.0.53 elsewhere"),
+        detected: true,
+        help: "DNS server nginx asks for the OCSP responder",
+        note: "only used with ocsp_stapling",
+        form: Form::at(Section::Tls, 10, Widget::Text),
+    }
     /// Serve HTTP/3 over QUIC (nginx ≥ 1.25.0).
     http3: bool = bool {
         flag: Flag::switch("http3"),
@@ -149,19 +165,20 @@ inputs! {
         help: "Document root",
         form: Form::at(Section::Advanced, 2, Widget::Text),
     }
-    /// Plain-HTTP listen address and port.
-    listen: Listen = String {
+    /// Plain-HTTP listen addresses and ports; HTTPS listens on the same addresses with
+    /// `tls_port`. Dual stack by default (the CLI drops `[::]` on a host without IPv6).
+    listen: Vec<Listen> = Vec<String> {
         flag: Flag::value("listen", "ADDR"),
         group: Group::Tls,
-        kind: Kind::Text {
-            type_name: "address",
-            accepted: "a port, or address:port such as 80, 127.0.0.1:8080 or [::]:80",
+        kind: Kind::List {
+            accepted: "ports, or address:port such as 80, 127.0.0.1:8080 or [::]:80",
             example: "127.0.0.1:8080",
         },
-        default: Value("80"),
+        default: List(&["80", "[::]:80"]),
+        detected: true,
         help: "Plain-HTTP listen port or address:port",
         note: "not 443 without tls",
-        form: Form::at(Section::Advanced, 1, Widget::Text),
+        form: Form::at(Section::Advanced, 1, Widget::List),
     }
     /// Application servers (proxy, api and mixed workloads).
     upstreams: Vec<Upstream> = Vec<String> {
@@ -220,6 +237,24 @@ inputs! {
         default: List(&["10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16"]),
         help: "Load balancer address or network trusted for X-Forwarded-For",
         form: Form::at(Section::Advanced, 4, Widget::List),
+    }
+    /// Largest request body accepted (uploads, form posts); larger ones get 413.
+    max_body_size: ByteSize = String {
+        flag: Flag::value("max-body-size", "SIZE"),
+        group: Group::Workload,
+        kind: Kind::Size { min: limits::MAX_BODY.0, max: limits::MAX_BODY.1 },
+        default: Value("16M"),
+        help: "Largest request body (uploads) the application accepts",
+        form: Form::at(Section::Workload, 7, Widget::Text),
+    }
+    /// Serve the site over plain HTTP only until the certificate exists (first ACME run).
+    bootstrap: bool = bool {
+        flag: Flag::switch("bootstrap"),
+        group: Group::Tls,
+        help: "Serve HTTP only (and ACME challenges) until the TLS certificate exists",
+        note: "only with tls",
+        detected: true,
+        form: Form::at(Section::Tls, 9, Widget::Checkbox),
     }
     /// The brotli modules are installed.
     brotli: bool = bool {

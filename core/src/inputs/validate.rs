@@ -85,7 +85,7 @@ impl Inputs {
                 ),
             );
         }
-        if !self.tls && self.listen.port == 443 {
+        if !self.tls && self.listen.iter().any(|l| l.port == 443) {
             c.fail(
                 "listen",
                 Msg::of(&texts::PORT_443),
@@ -99,7 +99,14 @@ impl Inputs {
                 Msg::of(&texts::ACCEPTED_OCSP_TLS),
             );
         }
-        if self.tls && self.tls_port == self.listen.port {
+        if self.bootstrap && !self.tls {
+            c.fail(
+                "bootstrap",
+                Msg::of(&texts::BOOTSTRAP_TLS),
+                Msg::of(&texts::ACCEPTED_BOOTSTRAP_TLS),
+            );
+        }
+        if self.tls && self.listen.iter().any(|l| l.port == self.tls_port) {
             c.fail(
                 "tls_port",
                 Msg::with(&texts::SAME_PORT, vec![("port", value(self.tls_port))]),
@@ -125,7 +132,7 @@ impl Inputs {
     /// registry. `None` for a name that is not an input.
     pub fn sample_document(name: &str) -> Option<RawInputs> {
         let companions: &[&str] = match name {
-            "ocsp_stapling" | "http3" => &["tls"],
+            "ocsp_stapling" | "http3" | "bootstrap" => &["tls"],
             "tls_cert" => &["tls_key"],
             "tls_key" => &["tls_cert"],
             _ => &[],

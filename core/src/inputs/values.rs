@@ -78,6 +78,10 @@ choice! {
 pub struct ServerName(String);
 
 impl ServerName {
+    /// Whether the name is an IP address (clients send no SNI for those).
+    pub fn is_ip(&self) -> bool {
+        self.0.parse::<IpAddr>().is_ok()
+    }
     /// The name as written in `server_name`.
     pub fn as_str(&self) -> &str {
         &self.0
@@ -299,6 +303,30 @@ impl FromStr for Upstream {
             host: host.to_ascii_lowercase(),
             port,
         })
+    }
+}
+
+/// A DNS server's address for nginx's `resolver`: `127.0.0.53`, `::1` or `[::1]`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Resolver(pub IpAddr);
+
+impl fmt::Display for Resolver {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            IpAddr::V4(a) => write!(f, "{a}"),
+            IpAddr::V6(a) => write!(f, "[{a}]"),
+        }
+    }
+}
+
+impl FromStr for Resolver {
+    type Err = &'static str;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let bare = s
+            .strip_prefix('[')
+            .and_then(|s| s.strip_suffix(']'))
+            .unwrap_or(s);
+        bare.parse().map(Self).map_err(|_| "not an IP address")
     }
 }
 

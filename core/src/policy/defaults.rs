@@ -90,6 +90,16 @@ pub const NGINX_DEFAULTS: &[StockDefault] = &[
         since: ANY,
     },
     StockDefault {
+        directive: "client_max_body_size",
+        value: "1m",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "server_names_hash_bucket_size",
+        value: "32|64|128 (the CPU's cache line)",
+        since: ANY,
+    },
+    StockDefault {
         directive: "large_client_header_buffers",
         value: "4 8k",
         since: ANY,

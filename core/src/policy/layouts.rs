@@ -25,6 +25,14 @@ impl Layout {
             Self::NginxOrg | Self::Docker => None,
         }
     }
+    /// The DNS server nginx asks when the host's is not known: Docker's embedded DNS in a
+    /// container, else systemd-resolved's local stub (Ubuntu's and many cloud images').
+    pub const fn resolver(self) -> &'static str {
+        match self {
+            Self::Docker => "127.0.0.11",
+            Self::Debian | Self::Rhel | Self::NginxOrg => "127.0.0.53",
+        }
+    }
     /// The package's usual document root.
     pub const fn default_root(self) -> &'static str {
         match self {

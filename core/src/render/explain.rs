@@ -15,6 +15,7 @@ fn scope_title(scope: Scope) -> &'static Text {
         Scope::Main => &texts::SCOPE_MAIN,
         Scope::Events => &texts::SCOPE_EVENTS,
         Scope::Http => &texts::SCOPE_HTTP,
+        Scope::Table { .. } => &texts::SCOPE_TABLE,
         Scope::Upstream => &texts::SCOPE_UPSTREAM,
         Scope::Server { .. } => &texts::SCOPE_SERVER,
         Scope::Location { .. } => &texts::SCOPE_LOCATION,

@@ -61,6 +61,19 @@ fn tree<'a>(plan: &'a Plan, cat: &Catalogue) -> Vec<Node<'a>> {
             _ => {}
         }
     }
+    // Tables (`types`, `map`) first: the servers below use their variables.
+    for (index, setting) in plan.settings.iter().enumerate() {
+        if let Scope::Table { table } = setting.scope {
+            tree.push(Node::Blank);
+            tree.push(Node::Reason(&setting.reason));
+            tree.push(Node::Table {
+                name: setting.name,
+                args: &setting.args,
+                rows: table.rows(),
+                setting: index,
+            });
+        }
+    }
     if upstream > 0 {
         tree.push(Node::Blank);
         tree.push(Node::block(

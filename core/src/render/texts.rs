@@ -27,6 +27,7 @@ crate::rules::text_table! {
     SCOPE_MAIN = "explain.scope.main" => "nginx.conf (main)",
     SCOPE_EVENTS = "explain.scope.events" => "nginx.conf (events)",
     SCOPE_HTTP = "explain.scope.http" => "nginx.conf (http)",
+    SCOPE_TABLE = "explain.scope.table" => "site (http)",
     SCOPE_UPSTREAM = "explain.scope.upstream" => "site (upstream)",
     SCOPE_SERVER = "explain.scope.server" => "site (server)",
     SCOPE_LOCATION = "explain.scope.location" => "site (location)",

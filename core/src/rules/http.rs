@@ -184,6 +184,33 @@ pub(super) static ACCESS_LOG: Rule = Rule {
     },
 };
 
+/// The hash bucket a server name needs on a 64-bit nginx: two pointers and the name with
+/// two bytes more, aligned to a pointer (`NGX_HASH_ELT_SIZE` in `ngx_hash.c`).
+const fn bucket_need(name_len: usize) -> usize {
+    8 + (name_len + 2).div_ceil(8) * 8 + 8
+}
+
+/// The smallest stock `server_names_hash_bucket_size`: the CPU's cache line, 64 bytes on
+/// today's x86-64 and arm64 servers.
+const CACHE_LINE: usize = 64;
+
+pub(super) static SERVER_NAMES_HASH_BUCKET_SIZE: Rule = Rule {
+    name: "server_names_hash_bucket_size",
+    texts: &[Text::new(
+        "server_names_hash_bucket_size",
+        "The longest server name does not fit in a hash bucket of one cache line, and nginx refuses to start (\"could not build server_names_hash\"); the bucket is sized for it.",
+    )
+    .inputs(&["server_names"])],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        let longest = c.i.server_names.iter().map(|n| n.as_str().len()).max();
+        let need = bucket_need(longest.unwrap_or(0));
+        if need > CACHE_LINE {
+            let text = &SERVER_NAMES_HASH_BUCKET_SIZE.texts[0];
+            out.set_value(H, need.next_power_of_two(), text, None);
+        }
+    }),
+};
+
 pub(super) static SET_REAL_IP_FROM: Rule = Rule {
     name: "set_real_ip_from",
     texts: &[Text::new(
@@ -311,4 +338,20 @@ mod tests {
         );
         assert_eq!(value(&lb, "real_ip_recursive").as_deref(), Some("on"));
     }
+
+    #[test]
+    fn long_server_names_get_a_bigger_hash_bucket() {
+        // 50 characters: 8 + 56 + 8 = 72 bytes, more than a 64-byte cache line.
+        let long = "aaaaaaaaaa.bbbbbbbbbb.cccccccccc.dddddddddd.example";
+        assert_eq!(long.len(), 51);
+        let p = plan(&format!(r#"{{"server_names":["{long}"]}}"#));
+        assert_eq!(value(&p, "server_names_hash_bucket_size").as_deref(), Some("128"));
+        // 46 characters still fit: 8 + 48 + 8 = 64.
+        let fits = "a".repeat(42);
+        let p = plan(&format!(r#"{{"server_names":["{fits}.com"]}}"#));
+        assert_eq!(value(&p, "server_names_hash_bucket_size"), None);
+        assert_eq!(super::bucket_need(46), 64);
+        assert_eq!(super::bucket_need(47), 72);
+    }
+
 }

@@ -169,6 +169,35 @@ impl Ctx<'_> {
             ServerRole::Site
         }
     }
+
+    /// The site answers every host name (`server_name _`): it is the default server
+    /// itself, and there is no catch-all.
+    pub fn site_takes_all(&self) -> bool {
+        self.i.server_names.iter().any(|n| n.as_str() == "_")
+    }
+
+    /// A plain-HTTP catch-all server exists.
+    pub fn catch_all(&self) -> bool {
+        !self.site_takes_all()
+    }
+
+    /// A TLS catch-all server exists: not when the site takes every name, nor when a
+    /// name is an IP address (clients send no SNI for those, so the site must be the
+    /// port's default server).
+    pub fn catch_all_tls(&self) -> bool {
+        self.i.tls && self.catch_all() && !self.i.server_names.iter().any(|n| n.is_ip())
+    }
+
+    /// The server that owns the listen options (`default_server`, `backlog=`) of the
+    /// plain-HTTP port, or of the TLS port.
+    pub fn listen_owner(&self, tls: bool) -> ServerRole {
+        match (tls, tls && self.catch_all_tls() || !tls && self.catch_all()) {
+            (false, true) => ServerRole::CatchAll,
+            (false, false) => ServerRole::Site,
+            (true, true) => ServerRole::CatchAllTls,
+            (true, false) => ServerRole::SiteTls,
+        }
+    }
 }
 
 /// Where a rule writes its settings.
@@ -271,6 +300,7 @@ pub static RULES: &[&Rule] = &[
     &http::DEFAULT_TYPE,
     &http::TYPES_HASH_MAX_SIZE,
     &http::SERVER_TOKENS,
+    &http::SERVER_NAMES_HASH_BUCKET_SIZE,
     &files::SENDFILE,
     &files::TCP_NOPUSH,
     &http::TCP_NODELAY,
@@ -308,6 +338,10 @@ pub static RULES: &[&Rule] = &[
     &tls::SSL_SESSION_TICKETS,
     &tls::SSL_BUFFER_SIZE,
     &http::INCLUDE_SITES,
+    &site::TYPES,
+    &proxy::UPGRADE_MAP,
+    &proxy::FORWARDED_FOR_MAP,
+    &proxy::FORWARDED_SCHEME_MAP,
     &proxy::UPSTREAM_SERVER,
     &proxy::KEEPALIVE,
     &site::LISTEN_CATCH_ALL,
@@ -319,6 +353,9 @@ pub static RULES: &[&Rule] = &[
     &tls::SSL_CERTIFICATE_CATCH_ALL,
     &tls::SSL_CERTIFICATE_KEY_CATCH_ALL,
     &site::RETURN_CATCH_ALL_TLS,
+    &site::HEALTH_RETURN,
+    &site::HEALTH_TYPE,
+    &site::HEALTH_LOG,
     &site::LISTEN_SITE,
     &site::SERVER_NAME,
     &site::ACME_ROOT,
@@ -332,6 +369,7 @@ pub static RULES: &[&Rule] = &[
     &tls::SSL_CERTIFICATE_KEY,
     &tls::SSL_STAPLING,
     &tls::SSL_STAPLING_VERIFY,
+    &tls::SSL_TRUSTED_CERTIFICATE,
     &tls::RESOLVER,
     &headers::HSTS,
     &headers::ALT_SVC,
@@ -339,13 +377,17 @@ pub static RULES: &[&Rule] = &[
     &headers::NOSNIFF,
     &headers::FRAME_OPTIONS,
     &headers::REFERRER_POLICY,
+    &site::CLIENT_MAX_BODY_SIZE,
+    &site::HIDDEN,
     &site::ROOT,
     &site::INDEX,
     &site::TRY_FILES,
     &site::EXPIRES,
     &site::ACCESS_LOG_ASSETS,
+    &site::ASSET_FALLBACK,
     &proxy::PROXY_PASS,
     &proxy::PROXY_HTTP_VERSION,
+    &proxy::UPGRADE,
     &proxy::CONNECTION,
     &proxy::HOST,
     &proxy::REAL_IP,

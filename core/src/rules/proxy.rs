@@ -2,7 +2,7 @@
 
 use super::{Ctx, Decide, Out, Rule, Text};
 use crate::inputs::Workload;
-use crate::plan::{LocationRole, Scope};
+use crate::plan::{LocationRole, Scope, TableRole};
 use crate::policy::Feature;
 use crate::size::ByteSize;
 
@@ -91,17 +91,80 @@ fn header(c: &Ctx, out: &mut Out, args: &[&'static str], text: &Text) {
     }
 }
 
+pub(super) static UPGRADE_MAP: Rule = Rule {
+    name: "map",
+    texts: &[Text::new(
+        "map.connection_upgrade",
+        "WebSocket requests ask the application for an upgrade; every other request sends no Connection header, so the upstream connection stays in the keepalive pool.",
+    )],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        if proxies(c) {
+            let scope = Scope::Table {
+                table: TableRole::ConnectionUpgrade,
+            };
+            out.set(scope, &["$http_upgrade", "$connection_upgrade"], &UPGRADE_MAP.texts[0]);
+        }
+    }),
+};
+
+pub(super) static FORWARDED_FOR_MAP: Rule = Rule {
+    name: "map",
+    texts: &[Text::new(
+        "map.forwarded_for",
+        "Through a trusted load balancer (the realip module then changed the address) the application gets the balancer's chain plus the balancer's address; from anyone else only the connection's address, so a client cannot forge the chain.",
+    )
+    .inputs(&["behind_lb", "trusted_proxies"])],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        if proxies(c) && c.i.behind_lb {
+            let scope = Scope::Table {
+                table: TableRole::ForwardedFor,
+            };
+            let args = &["$remote_addr $realip_remote_addr", "$forwarded_for_chain"];
+            out.set(scope, args, &FORWARDED_FOR_MAP.texts[0]);
+        }
+    }),
+};
+
+pub(super) static FORWARDED_SCHEME_MAP: Rule = Rule {
+    name: "map",
+    texts: &[Text::new(
+        "map.forwarded_scheme",
+        "Through a trusted load balancer that ends TLS, the scheme the client used is the balancer's X-Forwarded-Proto; from anyone else it is this connection's, so an HTTPS-only application neither loops nor trusts a forged header.",
+    )
+    .inputs(&["behind_lb", "trusted_proxies"])],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        if proxies(c) && c.i.behind_lb {
+            let scope = Scope::Table {
+                table: TableRole::ForwardedScheme,
+            };
+            let args = &[
+                "$remote_addr $realip_remote_addr $http_x_forwarded_proto",
+                "$forwarded_scheme",
+            ];
+            out.set(scope, args, &FORWARDED_SCHEME_MAP.texts[0]);
+        }
+    }),
+};
+
+pub(super) static UPGRADE: Rule = Rule {
+    name: "proxy_set_header",
+    texts: &[Text::new(
+        "proxy_set_header.upgrade",
+        "Pass a WebSocket upgrade request on (the header is hop-by-hop, so nginx drops it otherwise).",
+    )],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        header(c, out, &["Upgrade", "$http_upgrade"], &UPGRADE.texts[0]);
+    }),
+};
+
 pub(super) static CONNECTION: Rule = Rule {
     name: "proxy_set_header",
     texts: &[Text::new(
         "proxy_set_header.connection",
-        "Keep the upstream connection open: before nginx {UpstreamKeepaliveByDefault} nginx sends Connection: close.",
-    )
-    .inputs(&["nginx_version"])],
+        "upgrade for WebSockets; otherwise empty, which keeps the upstream connection open (before nginx {UpstreamKeepaliveByDefault} nginx would send Connection: close).",
+    )],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
-        if keepalive_by_hand(c) {
-            out.set(location(c), &["Connection", ""], &CONNECTION.texts[0]);
-        }
+        header(c, out, &["Connection", "$connection_upgrade"], &CONNECTION.texts[0]);
     }),
 };
 
@@ -130,32 +193,44 @@ pub(super) static REAL_IP: Rule = Rule {
 pub(super) static FORWARDED_FOR: Rule = Rule {
     name: "proxy_set_header",
     texts: &[Text::new(
-        "proxy_set_header.forwarded_for",
-        "The chain of client addresses.",
-    )],
+            "proxy_set_header.forwarded_for",
+            "The client's address; a chain the client sent itself is dropped, because nothing in front of this server vouches for it.",
+        ),
+        Text::new(
+            "proxy_set_header.forwarded_for.lb",
+            "The chain of addresses through the trusted load balancer (see the map of $forwarded_for_chain).",
+        )
+        .inputs(&["behind_lb"]),
+    ],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
-        header(
-            c,
-            out,
-            &["X-Forwarded-For", "$proxy_add_x_forwarded_for"],
-            &FORWARDED_FOR.texts[0],
-        );
+        if c.i.behind_lb {
+            let args = &["X-Forwarded-For", "$forwarded_for_chain"];
+            header(c, out, args, &FORWARDED_FOR.texts[1]);
+        } else {
+            header(c, out, &["X-Forwarded-For", "$remote_addr"], &FORWARDED_FOR.texts[0]);
+        }
     }),
 };
 
 pub(super) static FORWARDED_PROTO: Rule = Rule {
     name: "proxy_set_header",
     texts: &[Text::new(
-        "proxy_set_header.forwarded_proto",
-        "Whether the client used HTTPS, for redirects and secure cookies.",
-    )],
+            "proxy_set_header.forwarded_proto",
+            "Whether the client used HTTPS, for redirects and secure cookies.",
+        ),
+        Text::new(
+            "proxy_set_header.forwarded_proto.lb",
+            "Whether the client used HTTPS, as the trusted load balancer says (see the map of $forwarded_scheme).",
+        )
+        .inputs(&["behind_lb"]),
+    ],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
-        header(
-            c,
-            out,
-            &["X-Forwarded-Proto", "$scheme"],
-            &FORWARDED_PROTO.texts[0],
-        );
+        if c.i.behind_lb {
+            let args = &["X-Forwarded-Proto", "$forwarded_scheme"];
+            header(c, out, args, &FORWARDED_PROTO.texts[1]);
+        } else {
+            header(c, out, &["X-Forwarded-Proto", "$scheme"], &FORWARDED_PROTO.texts[0]);
+        }
     }),
 };
 
@@ -218,7 +293,7 @@ pub(super) static PROXY_CONNECT_TIMEOUT: Rule = Rule {
 
 #[cfg(test)]
 mod tests {
-    use crate::plan::{LocationRole, Scope, ServerRole};
+    use crate::plan::{LocationRole, Scope, ServerRole, TableRole};
     use crate::rules::testing::{formula, plan, value, values, values_in};
 
     #[test]
@@ -262,21 +337,63 @@ mod tests {
     }
 
     #[test]
-    fn keepalive_headers_only_before_1_29_7() {
+    fn http_1_1_by_hand_only_before_1_29_7() {
         let old = plan(r#"{"workload":"proxy","nginx_version":"1.29.6"}"#);
         assert_eq!(value(&old, "proxy_http_version").as_deref(), Some("1.1"));
-        assert_eq!(values(&old, "proxy_set_header")[0], "Connection ");
         let new = plan(r#"{"workload":"proxy","nginx_version":"1.29.7"}"#);
         assert_eq!(value(&new, "proxy_http_version"), None);
+    }
+
+    #[test]
+    fn websocket_upgrade_and_keepalive_share_one_connection_header() {
+        for version in ["1.22.1", "1.29.6", "1.30.0"] {
+            let p = plan(&format!(
+                r#"{{"workload":"proxy","nginx_version":"{version}"}}"#
+            ));
+            let headers = values(&p, "proxy_set_header");
+            assert_eq!(headers[..2], ["Upgrade $http_upgrade", "Connection $connection_upgrade"]);
+            let upgrade = Scope::Table {
+                table: TableRole::ConnectionUpgrade,
+            };
+            assert_eq!(values_in(&p, upgrade, "map"), ["$http_upgrade $connection_upgrade"]);
+        }
+        assert!(values(&plan(r#"{"workload":"static"}"#), "map").is_empty());
+    }
+
+    #[test]
+    fn forwarded_headers_at_the_edge_ignore_the_client_s_own() {
+        let p = plan(r#"{"workload":"proxy"}"#);
         assert_eq!(
-            values(&new, "proxy_set_header"),
+            values(&p, "proxy_set_header")[2..],
             [
                 "Host $host",
                 "X-Real-IP $remote_addr",
-                "X-Forwarded-For $proxy_add_x_forwarded_for",
+                "X-Forwarded-For $remote_addr",
                 "X-Forwarded-Proto $scheme"
             ]
         );
+        assert_eq!(values(&p, "map").len(), 1);
+    }
+
+    #[test]
+    fn forwarded_headers_behind_a_load_balancer_come_from_it_only() {
+        let p = plan(r#"{"workload":"api","behind_lb":true}"#);
+        let headers = values(&p, "proxy_set_header");
+        assert!(headers.contains(&"X-Forwarded-For $forwarded_for_chain".to_owned()));
+        assert!(headers.contains(&"X-Forwarded-Proto $forwarded_scheme".to_owned()));
+        let chain = Scope::Table {
+            table: TableRole::ForwardedFor,
+        };
+        assert_eq!(
+            values_in(&p, chain, "map"),
+            ["$remote_addr $realip_remote_addr $forwarded_for_chain"]
+        );
+        let scheme = Scope::Table {
+            table: TableRole::ForwardedScheme,
+        };
+        assert_eq!(values_in(&p, scheme, "map").len(), 1);
+        // The rows compare the two addresses: equal means realip did not trust the peer.
+        assert!(TableRole::ForwardedFor.rows()[0].0.contains(r"\1"));
     }
 
     #[test]

@@ -6,12 +6,9 @@ use std::borrow::Cow;
 use super::formula::Formula;
 use super::{Ctx, Decide, Out, Rule, Text};
 use crate::inputs::Workload;
-use crate::plan::{LocationRole, Scope, ServerRole};
+use crate::plan::{LocationRole, Scope, ServerRole, TableRole};
 use crate::policy::Feature;
 
-const CATCH_ALL: Scope = Scope::Server {
-    server: ServerRole::CatchAll,
-};
 const CATCH_ALL_TLS: Scope = Scope::Server {
     server: ServerRole::CatchAllTls,
 };
@@ -24,6 +21,55 @@ const SITE_TLS: Scope = Scope::Server {
 
 const LISTEN_OPTIONS: &str = "Options that apply to the whole address and port, set once on the catch-all server: a listen queue (backlog) sized for a reconnect storm, paired with net.core.somaxconn; reuseport, where written, gives each worker its own queue";
 const LISTEN_INPUTS: &[&str] = &["clients", "vcpu", "listen", "workload", "behind_lb"];
+const LISTEN_OPTIONS_TEXT: Text = Text::new("listen.catch_all", LISTEN_OPTIONS).inputs(LISTEN_INPUTS);
+
+/// One `listen` per address of `--listen`: on the plain-HTTP port, or on the TLS port
+/// with `ssl` (and `http2` before its directive) or with `quic`; the server that owns
+/// the port adds its options. Writes them to `server` with the first text, or with the
+/// options' text (and the backlog's formula) where it owns the port.
+fn listens(c: &Ctx, out: &mut Out, server: ServerRole, port: Port, texts: [&Text; 2]) {
+    let owns = c.listen_owner(port != Port::Http) == server;
+    for listen in &c.i.listen {
+        let mut args: Vec<Cow<'static, str>> = Vec::with_capacity(6);
+        match port {
+            Port::Http => args.push(listen.to_string().into()),
+            Port::Tls => {
+                args.push(listen.with_port(c.i.tls_port).into());
+                args.push("ssl".into());
+                if !c.v.has(Feature::Http2Directive) {
+                    args.push("http2".into());
+                }
+            }
+            Port::Quic => {
+                args.push(listen.with_port(c.i.tls_port).into());
+                args.push("quic".into());
+            }
+        }
+        let scope = Scope::Server { server };
+        if !owns {
+            out.set_args(scope, args, texts[0], None);
+        } else if port == Port::Quic {
+            args.push("default_server".into());
+            args.push("reuseport".into());
+            out.set_args(scope, args, texts[0], None);
+        } else {
+            let (f, fastopen) = listen_options(c, &mut args, port == Port::Tls);
+            let text = if fastopen { texts[1] } else { &LISTEN_OPTIONS_TEXT };
+            out.set_args(scope, args, text, Some(f));
+        }
+    }
+}
+
+/// Which socket a `listen` opens.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Port {
+    /// Plain HTTP on the `--listen` port.
+    Http,
+    /// TLS over TCP on `--tls-port`.
+    Tls,
+    /// QUIC over UDP on `--tls-port`.
+    Quic,
+}
 
 /// The listen options nginx allows once per address and port, written on the catch-all
 /// server that owns the port, with the formula of the backlog (and Fast Open's queue).
@@ -49,16 +95,14 @@ fn listen_options(c: &Ctx, args: &mut Vec<Cow<'static, str>>, tls: bool) -> (For
 pub(super) static LISTEN_CATCH_ALL: Rule = Rule {
     name: "listen",
     texts: &[
-        Text::new("listen.catch_all", LISTEN_OPTIONS).inputs(LISTEN_INPUTS),
+        LISTEN_OPTIONS_TEXT,
         Text::new("listen.catch_all.fastopen", LISTEN_OPTIONS).inputs(LISTEN_INPUTS),
     ],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
-        // The address and at most four options.
-        let mut args = Vec::with_capacity(5);
-        args.push(c.i.listen.to_string().into());
-        let (f, fastopen) = listen_options(c, &mut args, false);
-        let text = &LISTEN_CATCH_ALL.texts[usize::from(fastopen)];
-        out.set_args(CATCH_ALL, args, text, Some(f));
+        if c.catch_all() {
+            let t = &LISTEN_CATCH_ALL.texts;
+            listens(c, out, ServerRole::CatchAll, Port::Http, [&t[0], &t[1]]);
+        }
     }),
 };
 
@@ -70,28 +114,24 @@ const RETURN_444: Text = Text::new(
 pub(super) static RETURN_CATCH_ALL: Rule = Rule {
     name: "return",
     texts: &[RETURN_444],
-    decide: Decide::Fixed {
-        scope: CATCH_ALL,
+    decide: Decide::When {
+        when: |c| c.catch_all(),
+        scope: Scope::Location {
+            server: ServerRole::CatchAll,
+            location: LocationRole::Root,
+        },
         args: &["444"],
     },
 };
 
 pub(super) static LISTEN_CATCH_ALL_TLS: Rule = Rule {
     name: "listen",
-    texts: &[Text::new("listen.catch_all", LISTEN_OPTIONS).inputs(LISTEN_INPUTS)],
+    texts: &[LISTEN_OPTIONS_TEXT],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
-        if !c.i.tls {
-            return;
+        if c.catch_all_tls() {
+            let t = &LISTEN_CATCH_ALL_TLS.texts[0];
+            listens(c, out, ServerRole::CatchAllTls, Port::Tls, [t, t]);
         }
-        // The address, `ssl`, `http2` and at most three options.
-        let mut args = Vec::with_capacity(6);
-        args.push(c.i.listen.with_port(c.i.tls_port).into());
-        args.push("ssl".into());
-        if !c.v.has(Feature::Http2Directive) {
-            args.push("http2".into());
-        }
-        let (f, _) = listen_options(c, &mut args, true);
-        out.set_args(CATCH_ALL_TLS, args, &LISTEN_CATCH_ALL_TLS.texts[0], Some(f));
     }),
 };
 
@@ -103,15 +143,9 @@ pub(super) static LISTEN_QUIC_CATCH_ALL: Rule = Rule {
     )
     .inputs(&["http3"])],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
-        if c.i.tls && c.i.http3 {
-            let port = c.i.listen.with_port(c.i.tls_port);
-            let args = vec![
-                port.into(),
-                "quic".into(),
-                "default_server".into(),
-                "reuseport".into(),
-            ];
-            out.set_args(CATCH_ALL_TLS, args, &LISTEN_QUIC_CATCH_ALL.texts[0], None);
+        if c.catch_all_tls() && c.i.http3 {
+            let t = &LISTEN_QUIC_CATCH_ALL.texts[0];
+            listens(c, out, ServerRole::CatchAllTls, Port::Quic, [t, t]);
         }
     }),
 };
@@ -123,7 +157,7 @@ pub(super) static RETURN_MISDIRECTED: Rule = Rule {
         "A browser may reuse the site's HTTP/2 connection for another host name; such requests land here and get 421 Misdirected Request, so the browser opens a proper connection.",
     )],
     decide: Decide::When {
-        when: |c| c.i.tls && c.v.has(Feature::SslRejectHandshake),
+        when: |c| c.catch_all_tls() && (c.i.behind_lb || c.v.has(Feature::SslRejectHandshake)),
         scope: Scope::Location {
             server: ServerRole::CatchAllTls,
             location: LocationRole::Root,
@@ -136,22 +170,79 @@ pub(super) static RETURN_CATCH_ALL_TLS: Rule = Rule {
     name: "return",
     texts: &[RETURN_444],
     decide: Decide::When {
-        when: |c| c.i.tls && !c.v.has(Feature::SslRejectHandshake),
+        when: |c| {
+            c.catch_all_tls() && !c.i.behind_lb && !c.v.has(Feature::SslRejectHandshake)
+        },
         scope: CATCH_ALL_TLS,
         args: &["444"],
     },
 };
 
+/// The servers that exist for these inputs.
+fn servers<'c>(c: &'c Ctx<'c>) -> impl Iterator<Item = ServerRole> + 'c {
+    ServerRole::ALL.into_iter().filter(move |s| match s {
+        ServerRole::CatchAll => c.catch_all(),
+        ServerRole::CatchAllTls => c.catch_all_tls(),
+        ServerRole::Site => true,
+        ServerRole::SiteTls => c.i.tls,
+    })
+}
+
+/// Behind a load balancer, every server answers its health probe, whatever the Host
+/// header (often the instance's IP address) or SNI (often none).
+fn health(c: &Ctx, out: &mut Out, args: &[&'static str], text: &Text) {
+    if c.i.behind_lb {
+        for server in servers(c) {
+            let scope = Scope::Location {
+                server,
+                location: LocationRole::Health,
+            };
+            out.set(scope, args, text);
+        }
+    }
+}
+
+pub(super) static HEALTH_RETURN: Rule = Rule {
+    name: "return",
+    texts: &[Text::new(
+        "return.health",
+        "The load balancer's health probe, answered by nginx on every server and port, whatever the Host header or SNI the probe sends; the application's own health shows in its error responses.",
+    )
+    .inputs(&["behind_lb"])],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        health(c, out, &["200", "ok"], &HEALTH_RETURN.texts[0]);
+    }),
+};
+
+pub(super) static HEALTH_TYPE: Rule = Rule {
+    name: "default_type",
+    texts: &[Text::new("default_type.health", "The probe's answer is plain text.")],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        health(c, out, &["text/plain"], &HEALTH_TYPE.texts[0]);
+    }),
+};
+
+pub(super) static HEALTH_LOG: Rule = Rule {
+    name: "access_log",
+    texts: &[Text::new(
+        "access_log.health",
+        "Probes arrive every few seconds from every load balancer node; logging them buries real requests.",
+    )],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        health(c, out, &["off"], &HEALTH_LOG.texts[0]);
+    }),
+};
+
 pub(super) static LISTEN_SITE: Rule = Rule {
     name: "listen",
-    texts: &[Text::new("listen.site", "The site on plain HTTP.").inputs(&["listen"])],
+    texts: &[
+        Text::new("listen.site", "The site on plain HTTP.").inputs(&["listen"]),
+        Text::new("listen.catch_all.fastopen", LISTEN_OPTIONS).inputs(LISTEN_INPUTS),
+        LISTEN_OPTIONS_TEXT,
+    ],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
-        out.set_args(
-            SITE,
-            vec![c.i.listen.to_string().into()],
-            &LISTEN_SITE.texts[0],
-            None,
-        );
+        let t = &LISTEN_SITE.texts;
+        listens(c, out, ServerRole::Site, Port::Http, [&t[0], &t[1]]);
     }),
 };
 
@@ -177,10 +268,11 @@ pub(super) static ACME_ROOT: Rule = Rule {
     name: "root",
     texts: &[Text::new(
         "acme.root",
-        "Let ACME HTTP-01 challenges through on plain HTTP so certificates renew.",
+        "ACME HTTP-01 challenges (certbot --webroot -w /var/www/_letsencrypt) are answered on plain HTTP, before the redirect, so certificates are issued and renewed.",
     )],
     decide: Decide::When {
-        when: |c| c.i.tls,
+        // With --bootstrap, TLS is off in the rules' inputs until the certificate exists.
+        when: |c| c.i.tls || c.i.bootstrap,
         scope: Scope::Location {
             server: ServerRole::Site,
             location: LocationRole::Acme,
@@ -193,31 +285,41 @@ pub(super) static RETURN_HTTPS: Rule = Rule {
     name: "return",
     texts: &[Text::new(
         "return.https",
-        "Send plain-HTTP visitors to HTTPS; 308 keeps the method and body.",
-    )],
-    decide: Decide::When {
-        when: |c| c.i.tls,
-        scope: SITE,
-        args: &["308", "https://$host$request_uri"],
-    },
-};
-
-pub(super) static LISTEN_SITE_TLS: Rule = Rule {
-    name: "listen",
-    texts: &[Text::new(
-        "listen.tls",
-        "The site on HTTPS; before nginx {Http2Directive} HTTP/2 is switched on here.",
+        "Send plain-HTTP visitors to HTTPS, to the same name, port and path; 308 keeps the method and body. Inside location / so that the ACME location above still answers.",
     )
-    .inputs(&["tls_port", "nginx_version"])],
+    .inputs(&["tls_port"])],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
         if !c.i.tls {
             return;
         }
-        let mut args = vec![c.i.listen.with_port(c.i.tls_port).into(), "ssl".into()];
-        if !c.v.has(Feature::Http2Directive) {
-            args.push("http2".into());
+        let target = if c.i.tls_port == 443 {
+            Cow::Borrowed("https://$host$request_uri")
+        } else {
+            Cow::Owned(format!("https://$host:{}$request_uri", c.i.tls_port))
+        };
+        let scope = Scope::Location {
+            server: ServerRole::Site,
+            location: LocationRole::Root,
+        };
+        out.set_args(scope, vec!["308".into(), target], &RETURN_HTTPS.texts[0], None);
+    }),
+};
+
+pub(super) static LISTEN_SITE_TLS: Rule = Rule {
+    name: "listen",
+    texts: &[
+        Text::new(
+            "listen.tls",
+            "The site on HTTPS; before nginx {Http2Directive} HTTP/2 is switched on here.",
+        )
+        .inputs(&["tls_port", "nginx_version"]),
+        LISTEN_OPTIONS_TEXT,
+    ],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        if c.i.tls {
+            let t = &LISTEN_SITE_TLS.texts[0];
+            listens(c, out, ServerRole::SiteTls, Port::Tls, [t, t]);
         }
-        out.set_args(SITE_TLS, args, &LISTEN_SITE_TLS.texts[0], None);
     }),
 };
 
@@ -226,8 +328,8 @@ pub(super) static LISTEN_QUIC_SITE: Rule = Rule {
     texts: &[Text::new("listen.quic.site", "The site on HTTP/3.").inputs(&["http3"])],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
         if c.i.tls && c.i.http3 {
-            let args = vec![c.i.listen.with_port(c.i.tls_port).into(), "quic".into()];
-            out.set_args(SITE_TLS, args, &LISTEN_QUIC_SITE.texts[0], None);
+            let t = &LISTEN_QUIC_SITE.texts[0];
+            listens(c, out, ServerRole::SiteTls, Port::Quic, [t, t]);
         }
     }),
 };
@@ -329,6 +431,56 @@ pub(super) static TRY_FILES: Rule = Rule {
     }),
 };
 
+pub(super) static HIDDEN: Rule = Rule {
+    name: "return",
+    texts: &[Text::new(
+        "return.hidden",
+        "Hidden files (.env, .git/, .htaccess) and editors' and dumps' leftovers (*.bak, *~, *.swp, *.sql) are never served, not even to the application; /.well-known/ stays public. 404 does not confirm they exist.",
+    )],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        let scope = Scope::Location {
+            server: c.content_server(),
+            location: LocationRole::Hidden,
+        };
+        out.set(scope, &["404"], &HIDDEN.texts[0]);
+    }),
+};
+
+pub(super) static CLIENT_MAX_BODY_SIZE: Rule = Rule {
+    name: "client_max_body_size",
+    texts: &[Text::new(
+        "client_max_body_size",
+        "Request bodies (uploads, form posts) up to this size reach the application; a larger one gets 413 before it is read.",
+    )
+    .inputs(&["max_body_size"])],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        if c.i.workload.proxies() {
+            let size = c.i.max_body_size;
+            let value = size.nginx().unwrap_or_else(|| size.as_u64().to_string());
+            let scope = Scope::Server {
+                server: c.content_server(),
+            };
+            out.set_value(scope, value, &CLIENT_MAX_BODY_SIZE.texts[0], None);
+        }
+    }),
+};
+
+pub(super) static TYPES: Rule = Rule {
+    name: "types",
+    texts: &[Text::new(
+        "types",
+        "Content types the distributions' mime.types lacks: JavaScript modules (.mjs; browsers refuse a module script sent as application/octet-stream) and web app manifests.",
+    )],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        if serves_files(c) {
+            let scope = Scope::Table {
+                table: TableRole::Types,
+            };
+            out.set(scope, &[], &TYPES.texts[0]);
+        }
+    }),
+};
+
 fn assets(c: &Ctx) -> Scope {
     Scope::Location {
         server: c.content_server(),
@@ -362,25 +514,49 @@ pub(super) static ACCESS_LOG_ASSETS: Rule = Rule {
     }),
 };
 
+pub(super) static ASSET_FALLBACK: Rule = Rule {
+    name: "try_files",
+    texts: &[Text::new(
+        "try_files.assets",
+        "An asset URL with no file on disk (generated images, bundles served by the application) goes to the application instead of 404.",
+    )
+    .inputs(&["workload"])],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        if c.i.workload == Workload::Mixed {
+            out.set(assets(c), &["$uri", "@app"], &ASSET_FALLBACK.texts[0]);
+        }
+    }),
+};
+
 #[cfg(test)]
 mod tests {
-    use super::{CATCH_ALL, CATCH_ALL_TLS, SITE, SITE_TLS};
-    use crate::plan::{LocationRole, Scope, ServerRole};
+    use super::{CATCH_ALL_TLS, SITE, SITE_TLS};
+    use crate::plan::{LocationRole, Scope, ServerRole, TableRole};
     use crate::rules::testing::{formula, omitted, plan, value, values, values_in};
 
+    const CATCH_ALL: Scope = Scope::Server {
+        server: ServerRole::CatchAll,
+    };
+
+    fn at(server: ServerRole, location: LocationRole) -> Scope {
+        Scope::Location { server, location }
+    }
+
     #[test]
-    fn catch_all_owns_the_listen_options() {
+    fn catch_all_owns_the_listen_options_on_every_address() {
         let p = plan("{}");
         assert_eq!(
             values_in(&p, CATCH_ALL, "listen"),
-            ["80 default_server reuseport backlog=1024 fastopen=256"]
+            [
+                "80 default_server reuseport backlog=1024 fastopen=256",
+                "[::]:80 default_server reuseport backlog=1024 fastopen=256"
+            ]
         );
-        assert_eq!(
-            formula(&p, "listen"),
-            "backlog = pow2(10000 clients / 2 s × 0.2 s) = 1024; fastopen = 256"
-        );
-        assert_eq!(values_in(&p, CATCH_ALL, "return"), ["444"]);
-        assert_eq!(values_in(&p, SITE, "listen"), ["80"]);
+        assert!(formula(&p, "listen").starts_with("backlog = pow2(10000 clients / 2 s × 0.2 s) = 1024"));
+        assert_eq!(values_in(&p, at(ServerRole::CatchAll, LocationRole::Root), "return"), ["444"]);
+        assert_eq!(values_in(&p, SITE, "listen"), ["80", "[::]:80"]);
+        let v4 = plan(r#"{"listen":["127.0.0.1:8080"]}"#);
+        assert_eq!(values_in(&v4, SITE, "listen"), ["127.0.0.1:8080"]);
     }
 
     #[test]
@@ -405,17 +581,14 @@ mod tests {
 
     #[test]
     fn tls_catch_all_by_nginx_version() {
-        let new = plan(r#"{"tls":true,"nginx_version":"1.26.0"}"#);
+        let new = plan(r#"{"tls":true,"nginx_version":"1.26.0","listen":["80"]}"#);
         assert_eq!(
             values_in(&new, CATCH_ALL_TLS, "listen"),
             ["443 ssl default_server reuseport backlog=1024"]
         );
-        let misdirected = Scope::Location {
-            server: ServerRole::CatchAllTls,
-            location: LocationRole::Root,
-        };
+        let misdirected = at(ServerRole::CatchAllTls, LocationRole::Root);
         assert_eq!(values_in(&new, misdirected, "return"), ["421"]);
-        let old = plan(r#"{"tls":true,"nginx_version":"1.18.0"}"#);
+        let old = plan(r#"{"tls":true,"nginx_version":"1.18.0","listen":["80"]}"#);
         assert_eq!(
             values_in(&old, CATCH_ALL_TLS, "listen"),
             ["443 ssl http2 default_server reuseport backlog=1024"]
@@ -426,7 +599,7 @@ mod tests {
 
     #[test]
     fn quic_listeners_only_with_http3() {
-        let h3 = plan(r#"{"tls":true,"http3":true,"nginx_version":"1.26.0"}"#);
+        let h3 = plan(r#"{"tls":true,"http3":true,"nginx_version":"1.26.0","listen":["80"]}"#);
         assert_eq!(
             values_in(&h3, CATCH_ALL_TLS, "listen")[1],
             "443 quic default_server reuseport"
@@ -434,7 +607,7 @@ mod tests {
         assert_eq!(values_in(&h3, SITE_TLS, "listen"), ["443 ssl", "443 quic"]);
         assert_eq!(value(&h3, "http3").as_deref(), Some("on"));
         let h2 = plan(r#"{"tls":true,"nginx_version":"1.26.0"}"#);
-        assert_eq!(values_in(&h2, SITE_TLS, "listen"), ["443 ssl"]);
+        assert_eq!(values_in(&h2, SITE_TLS, "listen"), ["443 ssl", "[::]:443 ssl"]);
         assert_eq!(value(&h2, "http3"), None);
     }
 
@@ -444,22 +617,21 @@ mod tests {
             value(&plan(r#"{"tls":true,"nginx_version":"1.25.1"}"#), "http2").as_deref(),
             Some("on")
         );
-        let old = plan(r#"{"tls":true,"nginx_version":"1.25.0"}"#);
+        let old = plan(r#"{"tls":true,"nginx_version":"1.25.0","listen":["80"]}"#);
         assert_eq!(value(&old, "http2"), None);
         assert_eq!(values_in(&old, SITE_TLS, "listen"), ["443 ssl http2"]);
     }
 
     #[test]
-    fn tls_site_redirects_and_keeps_acme() {
+    fn redirect_is_inside_location_so_acme_answers_and_keeps_the_port() {
         let p = plan(r#"{"tls":true,"server_names":["example.com","www.example.com"]}"#);
+        // A server-level return would run before any location is chosen.
+        assert!(values_in(&p, SITE, "return").is_empty());
         assert_eq!(
-            values_in(&p, SITE, "return"),
+            values_in(&p, at(ServerRole::Site, LocationRole::Root), "return"),
             ["308 https://$host$request_uri"]
         );
-        let acme = Scope::Location {
-            server: ServerRole::Site,
-            location: LocationRole::Acme,
-        };
+        let acme = at(ServerRole::Site, LocationRole::Acme);
         assert_eq!(values_in(&p, acme, "root"), ["/var/www/_letsencrypt"]);
         assert_eq!(
             values(&p, "server_name"),
@@ -468,6 +640,86 @@ mod tests {
         // Content moves to the HTTPS server.
         assert_eq!(values_in(&p, SITE_TLS, "root"), ["/var/www/html"]);
         assert!(values_in(&p, SITE, "root").is_empty());
+        let port = plan(r#"{"tls":true,"tls_port":8443}"#);
+        assert_eq!(
+            values_in(&port, at(ServerRole::Site, LocationRole::Root), "return"),
+            ["308 https://$host:8443$request_uri"]
+        );
+    }
+
+    #[test]
+    fn bootstrap_serves_http_only_with_the_acme_location() {
+        let p = plan(r#"{"tls":true,"bootstrap":true}"#);
+        assert!(values_in(&p, SITE_TLS, "listen").is_empty());
+        assert!(values_in(&p, CATCH_ALL_TLS, "listen").is_empty());
+        assert!(values(&p, "ssl_certificate").is_empty());
+        assert_eq!(values_in(&p, SITE, "root"), ["/var/www/html"]);
+        let acme = at(ServerRole::Site, LocationRole::Acme);
+        assert_eq!(values_in(&p, acme, "root"), ["/var/www/_letsencrypt"]);
+        assert!(p.warnings.iter().any(|w| w.id == "bootstrap"));
+        assert!(p.command.contains("--bootstrap") && p.command.contains("--tls"));
+    }
+
+    #[test]
+    fn underscore_makes_the_site_the_default_server() {
+        let p = plan(r#"{"server_names":["_"],"tls":true,"listen":["80"]}"#);
+        assert!(values_in(&p, CATCH_ALL, "listen").is_empty());
+        assert!(values_in(&p, CATCH_ALL_TLS, "listen").is_empty());
+        assert!(values_in(&p, SITE, "listen")[0].starts_with("80 default_server"));
+        assert!(values_in(&p, SITE_TLS, "listen")[0].starts_with("443 ssl default_server"));
+        assert!(values(&p, "ssl_reject_handshake").is_empty());
+    }
+
+    #[test]
+    fn an_ip_name_makes_the_site_the_tls_default_server() {
+        let p = plan(r#"{"server_names":["192.0.2.10"],"tls":true,"listen":["80"]}"#);
+        assert!(values_in(&p, CATCH_ALL, "listen")[0].contains("default_server"));
+        assert!(values_in(&p, CATCH_ALL_TLS, "listen").is_empty());
+        assert!(values_in(&p, SITE_TLS, "listen")[0].starts_with("443 ssl default_server"));
+    }
+
+    #[test]
+    fn health_probe_on_every_server_behind_a_load_balancer() {
+        let p = plan(r#"{"behind_lb":true,"tls":true,"workload":"proxy"}"#);
+        for server in ServerRole::ALL {
+            let health = at(server, LocationRole::Health);
+            assert_eq!(values_in(&p, health, "return"), ["200 ok"], "{server:?}");
+            assert_eq!(values_in(&p, health, "default_type"), ["text/plain"]);
+            assert_eq!(values_in(&p, health, "access_log"), ["off"]);
+        }
+        // Probes come without SNI: the TLS catch-all completes the handshake.
+        assert!(values(&p, "ssl_reject_handshake").is_empty());
+        assert_eq!(values_in(&p, CATCH_ALL_TLS, "ssl_certificate").len(), 1);
+        let edge = plan(r#"{"tls":true,"workload":"proxy"}"#);
+        let health = at(ServerRole::SiteTls, LocationRole::Health);
+        assert!(values_in(&edge, health, "default_type").is_empty());
+    }
+
+    #[test]
+    fn hidden_files_are_404_in_every_workload() {
+        for workload in ["static", "proxy", "api", "mixed"] {
+            let p = plan(&format!(r#"{{"workload":"{workload}"}}"#));
+            assert_eq!(values_in(&p, at(ServerRole::Site, LocationRole::Hidden), "return"), ["404"]);
+        }
+        let re = LocationRole::Hidden.matcher()[1];
+        assert!(re.contains("(?!well-known/)"), "{re}");
+    }
+
+    #[test]
+    fn body_size_where_the_application_reads_bodies() {
+        let p = plan(r#"{"workload":"proxy","max_body_size":"2M"}"#);
+        assert_eq!(values_in(&p, SITE, "client_max_body_size"), ["2m"]);
+        assert!(values(&plan(r#"{"workload":"static"}"#), "client_max_body_size").is_empty());
+    }
+
+    #[test]
+    fn module_scripts_and_manifests_get_their_types() {
+        let types = Scope::Table {
+            table: TableRole::Types,
+        };
+        assert_eq!(values_in(&plan("{}"), types, "types"), [""]);
+        assert!(values(&plan(r#"{"workload":"api"}"#), "types").is_empty());
+        assert!(TableRole::Types.rows().iter().any(|(t, e)| *t == "text/javascript" && e == &["mjs"]));
     }
 
     #[test]
@@ -479,7 +731,7 @@ mod tests {
         assert_eq!(value(&s, "expires").as_deref(), Some("7d"));
         assert_eq!(values(&s, "access_log")[1], "off");
         let m = plan(r#"{"workload":"mixed"}"#);
-        assert_eq!(value(&m, "try_files").as_deref(), Some("$uri $uri/ @app"));
+        assert_eq!(values(&m, "try_files"), ["$uri $uri/ @app", "$uri @app"]);
         let p = plan(r#"{"workload":"proxy"}"#);
         for name in ["root", "index", "try_files", "expires"] {
             assert!(values(&p, name).is_empty(), "{name}");

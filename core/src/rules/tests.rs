@@ -5,6 +5,9 @@ use super::*;
 use crate::inputs::RawInputs;
 use crate::plan::Plan;
 
+/// A legal name too long for the stock hash bucket.
+const LONG_NAME: &str = "aaaaaaaaaa.bbbbbbbbbb.cccccccccc.dddddddddd.example";
+
 /// A grid of inputs that switches every branch of the rules.
 pub(crate) fn grid() -> Vec<Plan> {
     let mut plans = Vec::new();
@@ -29,9 +32,9 @@ pub(crate) fn grid() -> Vec<Plan> {
             ] {
                 for layout in ["debian", "rhel", "docker"] {
                     for (vcpu, ram, clients) in sizes {
-                        for (lb, brotli, upstream, files, response) in [
-                            (false, true, "127.0.0.1:3000", 100, "32K"),
-                            (true, false, "10.0.0.2:8080", 1_000_000, "4M"),
+                        for (lb, brotli, upstream, files, response, name) in [
+                            (false, true, "127.0.0.1:3000", 100, "32K", "example.com"),
+                            (true, false, "10.0.0.2:8080", 1_000_000, "4M", LONG_NAME),
                         ] {
                             let raw = RawInputs {
                                 vcpu: Some(vcpu.into()),
@@ -50,6 +53,9 @@ pub(crate) fn grid() -> Vec<Plan> {
                                 upstreams: Some(vec![upstream.into(), "127.0.0.1:20000".into()]),
                                 static_files: Some(files.into()),
                                 response_size: Some(response.into()),
+                                server_names: Some(vec![name.into()]),
+                                bootstrap: Some(tls && !http3 && lb),
+                                resolver: (layout == "rhel").then(|| "192.0.2.53".into()),
                                 ..RawInputs::default()
                             };
                             // HTTP/3 needs nginx ≥ 1.25: such pairs are not inputs.

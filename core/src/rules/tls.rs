@@ -1,5 +1,7 @@
 //! TLS: protocols and ciphers from the guideline, sessions, certificates, stapling.
 
+use std::borrow::Cow;
+
 use super::formula::Formula;
 use super::{Ctx, Decide, Out, Rule, Text};
 use crate::inputs::TlsProfile;
@@ -164,7 +166,7 @@ pub(super) static SSL_REJECT_HANDSHAKE: Rule = Rule {
     )
     .inputs(&["nginx_version"])],
     decide: Decide::When {
-        when: |c| c.i.tls && c.v.has(Feature::SslRejectHandshake),
+        when: |c| c.catch_all_tls() && !c.i.behind_lb && c.v.has(Feature::SslRejectHandshake),
         scope: Scope::Server {
             server: ServerRole::CatchAllTls,
         },
@@ -187,9 +189,10 @@ fn certificate_paths(c: &Ctx) -> (String, String) {
 }
 
 /// Whether the TLS catch-all must present a certificate: before `ssl_reject_handshake`
-/// nginx cannot refuse a handshake without one.
+/// nginx cannot refuse a handshake without one, and behind a load balancer its health
+/// probes connect without SNI and must complete the handshake.
 fn catch_all_needs_certificate(c: &Ctx) -> bool {
-    c.i.tls && !c.v.has(Feature::SslRejectHandshake)
+    c.catch_all_tls() && (c.i.behind_lb || !c.v.has(Feature::SslRejectHandshake))
 }
 
 const CERTIFICATE: Text = Text::new(
@@ -306,18 +309,51 @@ pub(super) static SSL_STAPLING_VERIFY: Rule = Rule {
     },
 };
 
+pub(super) static SSL_TRUSTED_CERTIFICATE: Rule = Rule {
+    name: "ssl_trusted_certificate",
+    texts: &[Text::new(
+        "ssl_trusted_certificate",
+        "Verifying a stapled response needs the issuer's chain: Let's Encrypt's chain.pem next to the certificate, or the given chain itself.",
+    )
+    .inputs(&["ocsp_stapling", "tls_cert"])],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        if stapling(c) {
+            let chain = match &c.i.tls_cert {
+                Some(cert) => cert.as_str().to_owned(),
+                None => format!(
+                    "/etc/letsencrypt/live/{}/chain.pem",
+                    c.i.primary_name().file_stem()
+                ),
+            };
+            out.set_args(SITE_TLS, vec![chain.into()], &SSL_TRUSTED_CERTIFICATE.texts[0], None);
+        }
+    }),
+};
+
 pub(super) static RESOLVER: Rule = Rule {
     name: "resolver",
-    texts: &[Text::new(
-        "resolver",
-        "Stapling looks up the OCSP responder; this is systemd-resolved's local stub.",
-    )
-    .inputs(&["ocsp_stapling"])],
-    decide: Decide::When {
-        when: stapling,
-        scope: SITE_TLS,
-        args: &["127.0.0.53", "valid=300s"],
-    },
+    texts: &[
+        Text::new(
+            "resolver",
+            "Stapling looks up the OCSP responder's name: the host's DNS server.",
+        )
+        .inputs(&["ocsp_stapling", "resolver"]),
+        Text::new(
+            "resolver.layout",
+            "Stapling looks up the OCSP responder's name: the layout's usual DNS server (Docker's embedded DNS in a container, else systemd-resolved's stub); pass --resolver if this host uses another.",
+        )
+        .inputs(&["ocsp_stapling", "layout"]),
+    ],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        if !stapling(c) {
+            return;
+        }
+        let (server, text) = match c.i.resolver {
+            Some(r) => (Cow::Owned(r.to_string()), &RESOLVER.texts[0]),
+            None => (Cow::Borrowed(c.i.layout.resolver()), &RESOLVER.texts[1]),
+        };
+        out.set_args(SITE_TLS, vec![server, "valid=300s".into()], text, None);
+    }),
 };
 
 #[cfg(test)]
@@ -470,4 +506,22 @@ mod tests {
             Some("127.0.0.53 valid=300s")
         );
     }
+
+    #[test]
+    fn stapling_is_complete_trusted_chain_and_resolver_by_host_or_layout() {
+        let on = plan(&format!(r#"{{{TLS},"ocsp_stapling":true}}"#));
+        assert_eq!(
+            value(&on, "ssl_trusted_certificate").as_deref(),
+            Some("/etc/letsencrypt/live/example.com/chain.pem")
+        );
+        let docker = plan(&format!(r#"{{{TLS},"ocsp_stapling":true,"layout":"docker"}}"#));
+        assert_eq!(value(&docker, "resolver").as_deref(), Some("127.0.0.11 valid=300s"));
+        let host = plan(&format!(r#"{{{TLS},"ocsp_stapling":true,"resolver":"::1"}}"#));
+        assert_eq!(value(&host, "resolver").as_deref(), Some("[::1] valid=300s"));
+        let given = plan(&format!(
+            r#"{{{TLS},"ocsp_stapling":true,"tls_cert":"/etc/ssl/a.pem","tls_key":"/etc/ssl/a.key"}}"#
+        ));
+        assert_eq!(value(&given, "ssl_trusted_certificate").as_deref(), Some("/etc/ssl/a.pem"));
+    }
+
 }

@@ -50,6 +50,10 @@ pub(crate) static TEXTS: &[Text] = &[
         "These inputs were written for tuning policy {given}; this nginx-gen applies policy {current}, so values may differ from the ones made then (CHANGELOG.md lists what changed).",
     ),
     Text::new(
+        "bootstrap",
+        "Bootstrap: the site is served over plain HTTP only, until the certificate exists. Get it with: certbot certonly --webroot -w /var/www/_letsencrypt {domains}, then generate again without --bootstrap to switch HTTPS on.",
+    ),
+    Text::new(
         "upstreams_unused",
         "The static workload proxies nothing; the upstreams are ignored.",
     ),
@@ -150,6 +154,14 @@ pub(crate) fn warnings(c: &Ctx) -> Vec<Warning> {
                 ("current", crate::POLICY_VERSION),
             ],
         );
+    }
+    if i.bootstrap {
+        let domains: Vec<String> = i
+            .server_names
+            .iter()
+            .map(|n| format!("-d {}", n.as_str()))
+            .collect();
+        warn("bootstrap", Some("bootstrap"), &[("domains", &domains.join(" "))]);
     }
     if i.workload == Workload::Static && i.upstreams != defaults().upstreams {
         warn("upstreams_unused", Some("upstreams"), &[]);
