@@ -492,7 +492,8 @@ mod tests {
             "{out}"
         );
         assert!(out.contains("    listen 80;\n"));
-        assert_eq!(hits, vec![1]);
+        // Both addresses of the dual-stack default: 80 and [::]:80.
+        assert_eq!(hits, vec![2]);
         let (out, _) = patch(
             site,
             origins,

@@ -123,8 +123,25 @@ fn plan(args: &Generate) -> Result<Plan, Failure> {
         };
         raw = raw.over(detected);
     }
+    if !args.no_detect {
+        let facts = site_facts(&raw);
+        raw = raw.over(facts);
+    }
+    let bootstrap_unset = raw.bootstrap.is_none();
     Inputs::from_raw(&raw)
-        .map(|i| Plan::new(&i))
+        .map(|mut i| {
+            // No certificate yet: serve HTTP and the ACME location until certbot has one.
+            if !args.no_detect && i.tls && bootstrap_unset {
+                let (cert, _) = i.certificate_paths();
+                if !std::path::Path::new(&cert).exists() {
+                    eprintln!(
+                        "{NOTE}nginx-gen:{NOTE:#} no certificate at {cert} yet: HTTP only, with the ACME location (--bootstrap); run again once certbot has it"
+                    );
+                    i.bootstrap = true;
+                }
+            }
+            Plan::new(&i)
+        })
         .map_err(|errors| {
             // The messages in the language asked for, when that much is valid.
             let lang = raw.lang.as_deref().and_then(|l| l.parse().ok());
@@ -132,6 +149,22 @@ fn plan(args: &Generate) -> Result<Plan, Failure> {
                 errors.localized(&i18n::built_in(lang.unwrap_or(nginx_gen_core::Lang::En))),
             )
         })
+}
+
+/// What the site needs to know of this host, for the inputs not given: IPv6 (the default
+/// listens are dual stack) and the DNS server (OCSP stapling).
+fn site_facts(raw: &RawInputs) -> RawInputs {
+    RawInputs {
+        listen: (raw.listen.is_none() && !nginx_gen::host::ipv6()).then(|| vec!["80".into()]),
+        resolver: raw
+            .resolver
+            .is_none()
+            .then(nginx_gen::host::resolver)
+            .flatten()
+            // A link-local server with a zone (fe80::1%eth0) is no address nginx takes.
+            .filter(|r| r.parse::<nginx_gen_core::inputs::Resolver>().is_ok()),
+        ..RawInputs::default()
+    }
 }
 
 fn generate(args: &Generate) -> Result<(), Failure> {

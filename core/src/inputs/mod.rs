@@ -143,7 +143,8 @@ pub use schema::json_schema;
 pub use spec::{DefaultValue, Flag, Form, Group, Input, Kind, PATH_ACCEPTED, Section, Widget};
 pub use texts::{Arg, Msg, TEXTS};
 pub use values::{
-    Cidr, Lang, Layout, Listen, PolicyVersion, SafePath, ServerName, TlsProfile, Upstream, Workload,
+    Cidr, Lang, Layout, Listen, PolicyVersion, Resolver, SafePath, ServerName, TlsProfile,
+    Upstream, Workload,
 };
 
 use crate::version::Version;
@@ -167,7 +168,8 @@ pub mod limits {
     /// Typical response size range.
     pub const RESPONSE_SIZE: (ByteSize, ByteSize) = (ByteSize::KIB, ByteSize::GIB);
     /// Request body size range (`client_max_body_size`).
-    pub const MAX_BODY: (ByteSize, ByteSize) = (ByteSize::KIB, ByteSize::bytes(64 * ByteSize::GIB.as_u64()));
+    pub const MAX_BODY: (ByteSize, ByteSize) =
+        (ByteSize::KIB, ByteSize::bytes(64 * ByteSize::GIB.as_u64()));
     /// Oldest nginx the version gates cover.
     pub const NGINX_MIN: Version = Version::new(1, 18, 0);
     /// Oldest OpenSSL with TLS 1.3.

@@ -10,8 +10,8 @@ use super::raw::Scalar;
 use super::spec::DefaultValue::{List, Unset, Value};
 use super::spec::{Flag, Form, Group, Kind, Section, Widget};
 use super::values::{
-    Cidr, Lang, Layout, Listen, PolicyVersion, Resolver, SafePath, ServerName, TlsProfile, Upstream,
-    Workload,
+    Cidr, Lang, Layout, Listen, PolicyVersion, Resolver, SafePath, ServerName, TlsProfile,
+    Upstream, Workload,
 };
 use crate::size::ByteSize;
 use crate::version::Version;

@@ -157,6 +157,20 @@ impl Inputs {
         }
     }
 
+    /// The certificate's and key's paths: given, or Let's Encrypt's for the first name.
+    pub fn certificate_paths(&self) -> (String, String) {
+        let name = self.primary_name().file_stem();
+        let cert = self.tls_cert.as_ref().map_or_else(
+            || format!("/etc/letsencrypt/live/{name}/fullchain.pem"),
+            |p| p.as_str().to_owned(),
+        );
+        let key = self.tls_key.as_ref().map_or_else(
+            || format!("/etc/letsencrypt/live/{name}/privkey.pem"),
+            |p| p.as_str().to_owned(),
+        );
+        (cert, key)
+    }
+
     /// The first server name, which names the site file and the default certificate path.
     pub fn primary_name(&self) -> &ServerName {
         &self.server_names[0]

@@ -345,7 +345,10 @@ mod tests {
         let long = "aaaaaaaaaa.bbbbbbbbbb.cccccccccc.dddddddddd.example";
         assert_eq!(long.len(), 51);
         let p = plan(&format!(r#"{{"server_names":["{long}"]}}"#));
-        assert_eq!(value(&p, "server_names_hash_bucket_size").as_deref(), Some("128"));
+        assert_eq!(
+            value(&p, "server_names_hash_bucket_size").as_deref(),
+            Some("128")
+        );
         // 46 characters still fit: 8 + 48 + 8 = 64.
         let fits = "a".repeat(42);
         let p = plan(&format!(r#"{{"server_names":["{fits}.com"]}}"#));
@@ -353,5 +356,4 @@ mod tests {
         assert_eq!(super::bucket_need(46), 64);
         assert_eq!(super::bucket_need(47), 72);
     }
-
 }

@@ -102,7 +102,11 @@ pub(super) static UPGRADE_MAP: Rule = Rule {
             let scope = Scope::Table {
                 table: TableRole::ConnectionUpgrade,
             };
-            out.set(scope, &["$http_upgrade", "$connection_upgrade"], &UPGRADE_MAP.texts[0]);
+            out.set(
+                scope,
+                &["$http_upgrade", "$connection_upgrade"],
+                &UPGRADE_MAP.texts[0],
+            );
         }
     }),
 };
@@ -164,7 +168,12 @@ pub(super) static CONNECTION: Rule = Rule {
         "upgrade for WebSockets; otherwise empty, which keeps the upstream connection open (before nginx {UpstreamKeepaliveByDefault} nginx would send Connection: close).",
     )],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
-        header(c, out, &["Connection", "$connection_upgrade"], &CONNECTION.texts[0]);
+        header(
+            c,
+            out,
+            &["Connection", "$connection_upgrade"],
+            &CONNECTION.texts[0],
+        );
     }),
 };
 
@@ -351,11 +360,17 @@ mod tests {
                 r#"{{"workload":"proxy","nginx_version":"{version}"}}"#
             ));
             let headers = values(&p, "proxy_set_header");
-            assert_eq!(headers[..2], ["Upgrade $http_upgrade", "Connection $connection_upgrade"]);
+            assert_eq!(
+                headers[..2],
+                ["Upgrade $http_upgrade", "Connection $connection_upgrade"]
+            );
             let upgrade = Scope::Table {
                 table: TableRole::ConnectionUpgrade,
             };
-            assert_eq!(values_in(&p, upgrade, "map"), ["$http_upgrade $connection_upgrade"]);
+            assert_eq!(
+                values_in(&p, upgrade, "map"),
+                ["$http_upgrade $connection_upgrade"]
+            );
         }
         assert!(values(&plan(r#"{"workload":"static"}"#), "map").is_empty());
     }

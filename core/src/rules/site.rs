@@ -21,7 +21,8 @@ const SITE_TLS: Scope = Scope::Server {
 
 const LISTEN_OPTIONS: &str = "Options that apply to the whole address and port, set once on the catch-all server: a listen queue (backlog) sized for a reconnect storm, paired with net.core.somaxconn; reuseport, where written, gives each worker its own queue";
 const LISTEN_INPUTS: &[&str] = &["clients", "vcpu", "listen", "workload", "behind_lb"];
-const LISTEN_OPTIONS_TEXT: Text = Text::new("listen.catch_all", LISTEN_OPTIONS).inputs(LISTEN_INPUTS);
+const LISTEN_OPTIONS_TEXT: Text =
+    Text::new("listen.catch_all", LISTEN_OPTIONS).inputs(LISTEN_INPUTS);
 
 /// One `listen` per address of `--listen`: on the plain-HTTP port, or on the TLS port
 /// with `ssl` (and `http2` before its directive) or with `quic`; the server that owns
@@ -54,7 +55,11 @@ fn listens(c: &Ctx, out: &mut Out, server: ServerRole, port: Port, texts: [&Text
             out.set_args(scope, args, texts[0], None);
         } else {
             let (f, fastopen) = listen_options(c, &mut args, port == Port::Tls);
-            let text = if fastopen { texts[1] } else { &LISTEN_OPTIONS_TEXT };
+            let text = if fastopen {
+                texts[1]
+            } else {
+                &LISTEN_OPTIONS_TEXT
+            };
             out.set_args(scope, args, text, Some(f));
         }
     }
@@ -170,9 +175,7 @@ pub(super) static RETURN_CATCH_ALL_TLS: Rule = Rule {
     name: "return",
     texts: &[RETURN_444],
     decide: Decide::When {
-        when: |c| {
-            c.catch_all_tls() && !c.i.behind_lb && !c.v.has(Feature::SslRejectHandshake)
-        },
+        when: |c| c.catch_all_tls() && !c.i.behind_lb && !c.v.has(Feature::SslRejectHandshake),
         scope: CATCH_ALL_TLS,
         args: &["444"],
     },
@@ -216,7 +219,10 @@ pub(super) static HEALTH_RETURN: Rule = Rule {
 
 pub(super) static HEALTH_TYPE: Rule = Rule {
     name: "default_type",
-    texts: &[Text::new("default_type.health", "The probe's answer is plain text.")],
+    texts: &[Text::new(
+        "default_type.health",
+        "The probe's answer is plain text.",
+    )],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
         health(c, out, &["text/plain"], &HEALTH_TYPE.texts[0]);
     }),
@@ -552,8 +558,13 @@ mod tests {
                 "[::]:80 default_server reuseport backlog=1024 fastopen=256"
             ]
         );
-        assert!(formula(&p, "listen").starts_with("backlog = pow2(10000 clients / 2 s × 0.2 s) = 1024"));
-        assert_eq!(values_in(&p, at(ServerRole::CatchAll, LocationRole::Root), "return"), ["444"]);
+        assert!(
+            formula(&p, "listen").starts_with("backlog = pow2(10000 clients / 2 s × 0.2 s) = 1024")
+        );
+        assert_eq!(
+            values_in(&p, at(ServerRole::CatchAll, LocationRole::Root), "return"),
+            ["444"]
+        );
         assert_eq!(values_in(&p, SITE, "listen"), ["80", "[::]:80"]);
         let v4 = plan(r#"{"listen":["127.0.0.1:8080"]}"#);
         assert_eq!(values_in(&v4, SITE, "listen"), ["127.0.0.1:8080"]);
@@ -607,7 +618,10 @@ mod tests {
         assert_eq!(values_in(&h3, SITE_TLS, "listen"), ["443 ssl", "443 quic"]);
         assert_eq!(value(&h3, "http3").as_deref(), Some("on"));
         let h2 = plan(r#"{"tls":true,"nginx_version":"1.26.0"}"#);
-        assert_eq!(values_in(&h2, SITE_TLS, "listen"), ["443 ssl", "[::]:443 ssl"]);
+        assert_eq!(
+            values_in(&h2, SITE_TLS, "listen"),
+            ["443 ssl", "[::]:443 ssl"]
+        );
         assert_eq!(value(&h2, "http3"), None);
     }
 
@@ -699,7 +713,10 @@ mod tests {
     fn hidden_files_are_404_in_every_workload() {
         for workload in ["static", "proxy", "api", "mixed"] {
             let p = plan(&format!(r#"{{"workload":"{workload}"}}"#));
-            assert_eq!(values_in(&p, at(ServerRole::Site, LocationRole::Hidden), "return"), ["404"]);
+            assert_eq!(
+                values_in(&p, at(ServerRole::Site, LocationRole::Hidden), "return"),
+                ["404"]
+            );
         }
         let re = LocationRole::Hidden.matcher()[1];
         assert!(re.contains("(?!well-known/)"), "{re}");
@@ -719,7 +736,12 @@ mod tests {
         };
         assert_eq!(values_in(&plan("{}"), types, "types"), [""]);
         assert!(values(&plan(r#"{"workload":"api"}"#), "types").is_empty());
-        assert!(TableRole::Types.rows().iter().any(|(t, e)| *t == "text/javascript" && e == &["mjs"]));
+        assert!(
+            TableRole::Types
+                .rows()
+                .iter()
+                .any(|(t, e)| *t == "text/javascript" && e == &["mjs"])
+        );
     }
 
     #[test]

@@ -176,16 +176,7 @@ pub(super) static SSL_REJECT_HANDSHAKE: Rule = Rule {
 
 /// The certificate's and key's paths: given, or Let's Encrypt's for the first name.
 fn certificate_paths(c: &Ctx) -> (String, String) {
-    let name = c.i.primary_name().file_stem();
-    let cert = c.i.tls_cert.as_ref().map_or_else(
-        || format!("/etc/letsencrypt/live/{name}/fullchain.pem"),
-        |p| p.as_str().to_owned(),
-    );
-    let key = c.i.tls_key.as_ref().map_or_else(
-        || format!("/etc/letsencrypt/live/{name}/privkey.pem"),
-        |p| p.as_str().to_owned(),
-    );
-    (cert, key)
+    c.i.certificate_paths()
 }
 
 /// Whether the TLS catch-all must present a certificate: before `ssl_reject_handshake`
@@ -514,14 +505,26 @@ mod tests {
             value(&on, "ssl_trusted_certificate").as_deref(),
             Some("/etc/letsencrypt/live/example.com/chain.pem")
         );
-        let docker = plan(&format!(r#"{{{TLS},"ocsp_stapling":true,"layout":"docker"}}"#));
-        assert_eq!(value(&docker, "resolver").as_deref(), Some("127.0.0.11 valid=300s"));
-        let host = plan(&format!(r#"{{{TLS},"ocsp_stapling":true,"resolver":"::1"}}"#));
-        assert_eq!(value(&host, "resolver").as_deref(), Some("[::1] valid=300s"));
+        let docker = plan(&format!(
+            r#"{{{TLS},"ocsp_stapling":true,"layout":"docker"}}"#
+        ));
+        assert_eq!(
+            value(&docker, "resolver").as_deref(),
+            Some("127.0.0.11 valid=300s")
+        );
+        let host = plan(&format!(
+            r#"{{{TLS},"ocsp_stapling":true,"resolver":"::1"}}"#
+        ));
+        assert_eq!(
+            value(&host, "resolver").as_deref(),
+            Some("[::1] valid=300s")
+        );
         let given = plan(&format!(
             r#"{{{TLS},"ocsp_stapling":true,"tls_cert":"/etc/ssl/a.pem","tls_key":"/etc/ssl/a.key"}}"#
         ));
-        assert_eq!(value(&given, "ssl_trusted_certificate").as_deref(), Some("/etc/ssl/a.pem"));
+        assert_eq!(
+            value(&given, "ssl_trusted_certificate").as_deref(),
+            Some("/etc/ssl/a.pem")
+        );
     }
-
 }

@@ -161,7 +161,11 @@ pub(crate) fn warnings(c: &Ctx) -> Vec<Warning> {
             .iter()
             .map(|n| format!("-d {}", n.as_str()))
             .collect();
-        warn("bootstrap", Some("bootstrap"), &[("domains", &domains.join(" "))]);
+        warn(
+            "bootstrap",
+            Some("bootstrap"),
+            &[("domains", &domains.join(" "))],
+        );
     }
     if i.workload == Workload::Static && i.upstreams != defaults().upstreams {
         warn("upstreams_unused", Some("upstreams"), &[]);

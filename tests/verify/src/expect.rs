@@ -13,6 +13,11 @@ use crate::parse::{self, Directive};
 pub fn location_args(role: LocationRole) -> Vec<String> {
     let args: &[&str] = match role {
         LocationRole::Acme => &["^~", "/.well-known/acme-challenge/"],
+        LocationRole::Health => &["=", "/healthz"],
+        LocationRole::Hidden => &[
+            "~",
+            r"/\.(?!well-known/)|\.(?:bak|dist|inc|ini|log|old|orig|save|sql|sw[op])$|~$",
+        ],
         LocationRole::Root => &["/"],
         LocationRole::Assets => &[
             "~*",
@@ -58,6 +63,25 @@ pub fn nginx_conf(plan: &Plan) -> Vec<Directive> {
 /// The directive tree of the site file that the plan calls for.
 pub fn site(plan: &Plan) -> Vec<Directive> {
     let mut out = Vec::new();
+    for setting in &plan.settings {
+        if let Scope::Table { table } = setting.scope {
+            let rows = table.rows().iter().map(|(key, values)| {
+                let mut args = vec![(*key).to_owned()];
+                args.extend(values.iter().map(|v| (*v).to_owned()));
+                Directive {
+                    name: args.remove(0),
+                    args,
+                    block: None,
+                    line: 0,
+                }
+            });
+            out.push(block(
+                setting.name,
+                setting.args.iter().map(ToString::to_string).collect(),
+                rows.collect(),
+            ));
+        }
+    }
     let upstream = scope(plan, Scope::Upstream);
     if !upstream.is_empty() {
         out.push(block("upstream", vec!["app".into()], upstream));

@@ -167,7 +167,7 @@ pub fn raw_inputs(
     let site = (
         list(server_name(), 4),
         proptest::option::of(safe_path()),
-        listen(),
+        list(listen(), 2),
         list(upstream(), 4),
         any::<bool>(),
         list(cidr(), 4),
@@ -226,6 +226,15 @@ pub fn raw_inputs(
             layout: Some(layout.into()),
             lang: Some(lang.into()),
             policy: None,
+            // The grid keeps serving TLS (nginx -t loads the certificate); bootstrap is
+            // covered by the behaviour suite and the rule tests.
+            bootstrap: Some(false),
+            max_body_size: Some(if text_numbers {
+                "2M".into()
+            } else {
+                "64m".into()
+            }),
+            resolver: (tls && ocsp && text_numbers).then(|| "127.0.0.1".into()),
         }
     })
 }

@@ -65,7 +65,7 @@ fn fields() -> Vec<(&'static str, &'static str, Setter)> {
             r.server_names = Some(vec![v]);
         }),
         ("root", "/var/www/html", |r, v| r.root = Some(v)),
-        ("listen", "8080", |r, v| r.listen = Some(v)),
+        ("listen", "8080", |r, v| r.listen = Some(vec![v])),
         ("upstreams", "127.0.0.1:8080", |r, v| {
             r.workload = Some("proxy".into());
             r.upstreams = Some(vec![v]);
