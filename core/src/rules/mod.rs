@@ -189,7 +189,7 @@ impl Out<'_> {
             self.rule.name,
             text.id
         );
-        let (default, doc) = default_and_doc(self.rule.name, self.i.nginx_version);
+        let (default, doc) = default_and_doc(self.rule.name, self.i.versions().nginx);
         Reason {
             id: text.id,
             why: if text.placeholders {
@@ -308,6 +308,7 @@ pub static RULES: &[&Rule] = &[
     &tls::SSL_SESSION_TICKETS,
     &tls::SSL_BUFFER_SIZE,
     &http::INCLUDE_SITES,
+    &http::INCLUDE_SITES_ENABLED,
     &proxy::UPSTREAM_SERVER,
     &proxy::KEEPALIVE,
     &site::LISTEN_CATCH_ALL,
