@@ -307,7 +307,8 @@ pub fn existing_default_servers(layout: Layout, ports: &[u16]) -> Vec<(String, u
         names.sort();
         for name in names {
             // conf.d is included as *.conf; sites-enabled as every file.
-            if dir.ends_with("conf.d") && !name.ends_with(".conf") {
+            // (nginx matches the glob case-sensitively.)
+            if dir.ends_with("conf.d") && Path::new(&name).extension().is_none_or(|e| e != "conf") {
                 continue;
             }
             let path = format!("{dir}/{name}");
@@ -624,7 +625,7 @@ mod tests {
         \t# listen [::]:443 ssl default_server;\n\troot /var/www/html;\n\
         \tserver_name _;\n\tlocation / {\n\t\ttry_files $uri $uri/ =404;\n\t}\n}\n";
 
-    /// nginx.org's `conf.d/default.conf` (head): no default_server.
+    /// nginx.org's `conf.d/default.conf` (head): no `default_server`.
     const SITE_NGINX_ORG: &str = "server {\n    listen       80;\n    server_name  localhost;\n";
 
     #[test]

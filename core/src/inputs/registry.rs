@@ -259,7 +259,7 @@ inputs! {
         default: Value("debian"),
         detected: true,
         help: "Distribution layout",
-        form: Form::at(Section::Machine, 3, Widget::Select),
+        form: Form::at(Section::Machine, 6, Widget::Select),
     }
     /// Language of comments and reasons.
     lang: Lang = String {

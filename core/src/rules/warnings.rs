@@ -113,12 +113,12 @@ pub(crate) fn warnings(c: &Ctx) -> Vec<Warning> {
         warn("ocsp", Some("ocsp_stapling"), &[]);
     }
     // The release's row where one is named, else the layout's packages.
-    let (packaged, packager) = match i.release.row() {
+    let (packaged, whose) = match i.release.row() {
         Some(row) => (row.brotli, row.title.to_owned()),
         None => (i.layout.packages_brotli(), i.layout.to_string()),
     };
     if i.brotli && !packaged {
-        warn("brotli_module", Some("brotli"), &[("layout", &packager)]);
+        warn("brotli_module", Some("brotli"), &[("layout", &whose)]);
     }
     if i.existing_default_server {
         let ports = if i.tls {
