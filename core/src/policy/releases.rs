@@ -36,7 +36,7 @@ const fn known(major: u16, minor: u16, patch: u16) -> Target {
 /// detected: Ubuntu 24.04 LTS. Ubuntu is the Linux distribution most web servers run and
 /// 24.04 is its current LTS, the default server image of the large cloud providers; its
 /// nginx 1.24 and OpenSSL 3.0 are older than Debian 13's, so what is written for it also
-/// loads on the newer releases (docs/decisions.md).
+/// loads on the newer releases (docs/architecture.md, Decisions).
 pub const SUGGESTED: Release = Release::Ubuntu2404;
 
 /// Every release but `any`, in the order of [`Release::NAMES`].
