@@ -416,6 +416,61 @@ mod output {
         assert!(doc["command"].as_str().unwrap().contains("--ram "));
     }
 
+    /// Machine-size flags do not switch software detection off: on this Debian 12 host the
+    /// nginx and OpenSSL versions, the layout, the brotli modules and Debian's default site
+    /// are still detected and used; `--no-detect` gives the portable form.
+    #[test]
+    fn software_is_detected_when_the_machine_is_described() {
+        let out = run(&["--vcpu", "2", "--ram", "4G", "--format", "json"]);
+        assert!(out.status.success());
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("nginx 1.22.1 with OpenSSL") && !stderr.contains("vCPU"),
+            "{stderr}"
+        );
+        assert!(
+            stderr.contains("debian layout (/etc/nginx/sites-enabled)"),
+            "{stderr}"
+        );
+        assert!(
+            stderr.contains(
+                "an existing default server (/etc/nginx/sites-enabled/default on port 80)"
+            ),
+            "{stderr}"
+        );
+        let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(doc["inputs"]["nginx_version"], "1.22.1");
+        assert_eq!(doc["inputs"]["existing_default_server"], true);
+        assert_eq!(doc["inputs"]["vcpu"], 2);
+        // A given version wins over the detected one, the rest is still detected.
+        let given = run(&[
+            "--vcpu",
+            "2",
+            "--ram",
+            "4G",
+            "--nginx-version",
+            "1.26",
+            "--format",
+            "json",
+        ]);
+        let doc: serde_json::Value = serde_json::from_slice(&given.stdout).unwrap();
+        assert_eq!(doc["inputs"]["nginx_version"], "1.26.0");
+        assert_eq!(doc["inputs"]["layout"], "debian");
+        let portable = run(&[
+            "--no-detect",
+            "--vcpu",
+            "2",
+            "--ram",
+            "4G",
+            "--format",
+            "json",
+        ]);
+        assert!(portable.stderr.is_empty());
+        let doc: serde_json::Value = serde_json::from_slice(&portable.stdout).unwrap();
+        assert_eq!(doc["inputs"]["nginx_version"], "any");
+        assert_eq!(doc["inputs"]["release"], "any");
+    }
+
     #[test]
     fn no_color_means_no_escape_codes() {
         let out = run(&["--vcpu", "0"]);
@@ -441,6 +496,9 @@ fn the_reproduce_command_reproduces_the_output() {
         "--brotli",
         "--clients",
         "5000",
+        // HTTP/3 needs 1.25 or later; this host's nginx is detected otherwise.
+        "--nginx-version",
+        "1.30",
     ]);
     assert!(first.status.success());
     let text = String::from_utf8(first.stdout).unwrap();

@@ -34,6 +34,7 @@ fn combinations(cert: &Path, key: &Path) -> Vec<Vec<String>> {
                     for behind_lb in [false, true] {
                         n += 1;
                         let mut args: Vec<String> = [
+                            "--no-detect",
                             "--vcpu",
                             vcpu,
                             "--ram",
@@ -150,6 +151,72 @@ fn check(nginx: &Path, dir: &Path, args: &[String]) -> Result<(), String> {
         ));
     }
     Ok(())
+}
+
+/// The README's command, on this Debian 12 host with Debian's nginx 1.22.1, without any
+/// version flag: detection (nginx -V, layout, brotli, Debian's default site) is not switched
+/// off by --vcpu/--ram, so the tree loads; and with nothing detected (--no-detect) the
+/// portable form loads too.
+#[test]
+fn the_readme_command_and_the_portable_form_pass_nginx_t() {
+    let nginx = nginx();
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let nginx_gen_testsupport::Certificate { cert, key } =
+        nginx_gen_testsupport::self_signed(tmp.path(), "example.com").expect("test certificate");
+    let readme: Vec<String> = [
+        "--vcpu",
+        "2",
+        "--ram",
+        "4G",
+        "--workload",
+        "proxy",
+        "--upstream",
+        "127.0.0.1:3000",
+        "--tls",
+        "--server-name",
+        "example.com",
+    ]
+    .map(String::from)
+    .into_iter()
+    .chain([
+        "--tls-cert".into(),
+        cert.display().to_string(),
+        "--tls-key".into(),
+        key.display().to_string(),
+    ])
+    .collect();
+    let mut failures = Vec::new();
+    for (i, extra) in [
+        &[][..],
+        &["--no-detect"][..],
+        &["--no-detect", "--release", "ubuntu-22.04"][..],
+    ]
+    .iter()
+    .enumerate()
+    {
+        let mut args = readme.clone();
+        args.extend(extra.iter().map(ToString::to_string));
+        if let Err(e) = check(&nginx, &tmp.path().join(format!("readme-{i}")), &args) {
+            failures.push(e);
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    let nginx_conf =
+        std::fs::read_to_string(tmp.path().join("readme-0/etc/nginx/nginx.conf")).unwrap();
+    assert!(
+        nginx_conf.contains("Written for nginx 1.22.1 with OpenSSL"),
+        "{nginx_conf}"
+    );
+    assert!(
+        nginx_conf.contains("include sites-enabled/*;"),
+        "{nginx_conf}"
+    );
+    let portable =
+        std::fs::read_to_string(tmp.path().join("readme-1/etc/nginx/nginx.conf")).unwrap();
+    assert!(
+        portable.contains("Written for nginx 1.18.0 or any later version"),
+        "{portable}"
+    );
 }
 
 #[test]

@@ -1,19 +1,24 @@
-//! Host detection: the only code in nginx-gen that looks at the machine. The CLI uses it when
-//! the machine is not described; the benchmark harness (`bench/`) uses it to describe the
-//! machine it measures on, so both read the host the same way.
+//! Host detection: the only code in nginx-gen that looks at the machine. The CLI uses it to
+//! fill in every input the command line and `--input` leave out; the benchmark harness
+//! (`bench/`) uses it to describe the machine it measures on, so both read the host the
+//! same way.
 //!
-//! CPUs: the scheduler affinity list (`Cpus_allowed_list` in `/proc/self/status`) and the
-//! cgroup v2 `cpu.max` quota, whichever is smaller. Memory: `/proc/meminfo` and the cgroup v2
-//! `memory.max`, whichever is smaller. nginx: `nginx -V`, when nginx is installed. The CPU
-//! model and the kernel release, for reports.
+//! Machine: CPUs from the scheduler affinity list (`Cpus_allowed_list` in
+//! `/proc/self/status`) and the cgroup v2 `cpu.max` quota, whichever is smaller; memory from
+//! `/proc/meminfo` and the cgroup v2 `memory.max`, whichever is smaller. Software: nginx and
+//! OpenSSL versions from `nginx -V`; the layout from the package's files and
+//! `/etc/os-release`; the brotli modules from the module directories; sites that already
+//! are the `default_server` from the layout's site directories (files nginx-gen wrote are
+//! skipped). The CPU model and the kernel release, for reports.
 //!
 //! Every reader is split into a parser of the file's text (tested on real samples below)
 //! and a thin function that reads the file.
 
 use std::fs;
+use std::path::Path;
 use std::process::Command;
 
-use nginx_gen_core::{ByteSize, Version};
+use nginx_gen_core::{ByteSize, Layout, Version};
 
 /// What was found, with where it came from.
 #[derive(Debug, Default)]
@@ -22,36 +27,305 @@ pub struct Host {
     pub ram: Option<(ByteSize, String)>,
     pub nginx: Option<Version>,
     pub openssl: Option<Version>,
+    /// The package's layout and what told it.
+    pub layout: Option<(Layout, String)>,
+    /// Whether the brotli modules are installed (loaded by the package's configuration),
+    /// and where that was seen; `None` when nginx is not installed.
+    pub brotli: Option<(bool, String)>,
+}
+
+/// Which detected facts the CLI used (those the command line and `--input` left out).
+#[derive(Debug, Clone, Copy, Default)]
+#[allow(clippy::struct_excessive_bools, reason = "one flag per fact")]
+pub struct Used {
+    pub vcpu: bool,
+    pub ram: bool,
+    pub nginx: bool,
+    pub openssl: bool,
+    pub layout: bool,
+    pub brotli: bool,
+}
+
+impl Used {
+    /// Every fact.
+    pub const ALL: Self = Self {
+        vcpu: true,
+        ram: true,
+        nginx: true,
+        openssl: true,
+        layout: true,
+        brotli: true,
+    };
 }
 
 impl Host {
     /// Probes this machine, with the `nginx` found on `PATH`.
     pub fn detect() -> Self {
-        let (nginx, openssl) = nginx_versions("nginx").unwrap_or_default();
+        let version_output = nginx_v_output("nginx");
+        let (nginx, openssl) = version_output
+            .as_deref()
+            .map(parse_nginx_v)
+            .unwrap_or_default();
+        let os = fs::read_to_string("/etc/os-release")
+            .ok()
+            .map(|t| parse_os_release(&t));
+        let facts = LayoutFacts {
+            container: Path::new("/.dockerenv").exists()
+                || Path::new("/run/.containerenv").exists(),
+            sites_enabled: Path::new("/etc/nginx/sites-enabled").is_dir(),
+            nginx_org_default: Path::new("/etc/nginx/conf.d/default.conf").is_file(),
+            nginx_org_build: version_output.as_deref().is_some_and(|t| {
+                t.contains("--user=nginx") && t.contains("--modules-path=/usr/lib/nginx/modules")
+            }),
+        };
+        let brotli = nginx.map(|_| brotli_installed());
         Self {
             vcpu: vcpu(),
             ram: ram(),
             nginx,
             openssl,
+            layout: choose_layout(os.as_ref(), &facts),
+            brotli,
         }
     }
 
     /// One line saying what was detected.
     pub fn describe(&self) -> String {
+        self.describe_used(Used::ALL)
+    }
+
+    /// One line saying what was detected and used.
+    pub fn describe_used(&self, used: Used) -> String {
         let mut parts = Vec::new();
-        if let Some((n, source)) = &self.vcpu {
+        if let Some((n, source)) = self.vcpu.as_ref().filter(|_| used.vcpu) {
             parts.push(format!("{n} vCPU ({source})"));
         }
-        if let Some((size, source)) = &self.ram {
+        if let Some((size, source)) = self.ram.as_ref().filter(|_| used.ram) {
             parts.push(format!("{size} RAM ({source})"));
         }
-        match (self.nginx, self.openssl) {
+        match (
+            self.nginx.filter(|_| used.nginx),
+            self.openssl.filter(|_| used.openssl),
+        ) {
             (Some(n), Some(o)) => parts.push(format!("nginx {n} with OpenSSL {o} (nginx -V)")),
             (Some(n), None) => parts.push(format!("nginx {n} (nginx -V)")),
-            _ => parts.push("no nginx installed".into()),
+            (None, Some(o)) => parts.push(format!("OpenSSL {o} (nginx -V)")),
+            (None, None) if self.nginx.is_none() && used.nginx => parts.push(
+                "no nginx installed: the files are the form every supported version accepts".into(),
+            ),
+            (None, None) => {}
         }
-        format!("detected {}", parts.join(", "))
+        if let Some((layout, source)) = self.layout.as_ref().filter(|_| used.layout) {
+            parts.push(format!("{layout} layout ({source})"));
+        }
+        if let Some((on, source)) = self.brotli.as_ref().filter(|_| used.brotli) {
+            let state = if *on { "installed" } else { "not installed" };
+            parts.push(format!("brotli modules {state} ({source})"));
+        }
+        if parts.is_empty() {
+            "detected nothing: every input was given".into()
+        } else {
+            format!("detected {}", parts.join(", "))
+        }
     }
+}
+
+/// `/etc/os-release`: the distribution's id, the ids it is like, and its version.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct OsRelease {
+    pub id: String,
+    pub id_like: Vec<String>,
+    pub version_id: String,
+}
+
+/// Reads `/etc/os-release` (`KEY=value`, values optionally quoted).
+pub fn parse_os_release(text: &str) -> OsRelease {
+    let mut os = OsRelease::default();
+    for line in text.lines() {
+        let Some((key, value)) = line.trim().split_once('=') else {
+            continue;
+        };
+        let value = value
+            .trim()
+            .trim_matches(|c| c == '"' || c == '\'')
+            .to_owned();
+        match key {
+            "ID" => os.id = value.to_ascii_lowercase(),
+            "ID_LIKE" => {
+                os.id_like = value
+                    .split_whitespace()
+                    .map(str::to_ascii_lowercase)
+                    .collect();
+            }
+            "VERSION_ID" => os.version_id = value,
+            _ => {}
+        }
+    }
+    os
+}
+
+/// What the files on the host say about the nginx package.
+#[derive(Debug, Clone, Copy, Default)]
+#[allow(clippy::struct_excessive_bools, reason = "one flag per file checked")]
+pub struct LayoutFacts {
+    /// `/.dockerenv` or `/run/.containerenv` exists.
+    pub container: bool,
+    /// `/etc/nginx/sites-enabled/` exists (Debian's and Ubuntu's packages).
+    pub sites_enabled: bool,
+    /// `/etc/nginx/conf.d/default.conf` exists (the nginx.org packages and the image).
+    pub nginx_org_default: bool,
+    /// `nginx -V` shows nginx.org's build (`--user=nginx`, modules in /usr/lib/nginx).
+    pub nginx_org_build: bool,
+}
+
+/// The layout the package files show, else the distribution's family.
+pub fn choose_layout(os: Option<&OsRelease>, f: &LayoutFacts) -> Option<(Layout, String)> {
+    let found = |layout, source: &str| Some((layout, source.to_owned()));
+    if f.nginx_org_default && (f.nginx_org_build || !f.sites_enabled) {
+        return if f.container {
+            found(
+                Layout::Docker,
+                "nginx.org's conf.d/default.conf in a container",
+            )
+        } else {
+            found(
+                Layout::NginxOrg,
+                "/etc/nginx/conf.d/default.conf of nginx.org's package",
+            )
+        };
+    }
+    if f.sites_enabled {
+        return found(Layout::Debian, "/etc/nginx/sites-enabled");
+    }
+    let os = os?;
+    let is = |names: &[&str]| {
+        names
+            .iter()
+            .any(|n| os.id == *n || os.id_like.iter().any(|l| l == n))
+    };
+    let family = if is(&["debian", "ubuntu"]) {
+        Layout::Debian
+    } else if is(&["rhel", "fedora", "centos"]) {
+        Layout::Rhel
+    } else {
+        return None;
+    };
+    Some((family, format!("/etc/os-release ID={}", os.id)))
+}
+
+/// Whether the brotli filter and static modules are loaded by the package's
+/// configuration: on Debian, `modules-enabled/` names them (`50-mod-http-brotli-*.conf`);
+/// elsewhere their `.so` files are in the modules directory (nginx-gen loads them by
+/// name).
+pub fn brotli_from(enabled: Option<&[String]>, modules: &[String]) -> bool {
+    let both = |names: &[String], filter: &dyn Fn(&str, &str) -> bool| {
+        ["filter", "static"]
+            .iter()
+            .all(|kind| names.iter().any(|n| filter(n, kind)))
+    };
+    match enabled {
+        Some(enabled) => both(enabled, &|n, kind| n.contains("brotli") && n.contains(kind)),
+        None => both(modules, &|n, kind| {
+            n == format!("ngx_http_brotli_{kind}_module.so")
+        }),
+    }
+}
+
+fn names_in(dir: &str) -> Option<Vec<String>> {
+    let entries = fs::read_dir(dir).ok()?;
+    Some(
+        entries
+            .filter_map(Result::ok)
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect(),
+    )
+}
+
+/// The brotli modules on this host, and where that was seen.
+fn brotli_installed() -> (bool, String) {
+    let enabled_dir = "/etc/nginx/modules-enabled";
+    let enabled = names_in(enabled_dir);
+    let (dir, modules) = ["/usr/lib/nginx/modules", "/usr/lib64/nginx/modules"]
+        .iter()
+        .find_map(|d| names_in(d).map(|n| (*d, n)))
+        .unwrap_or(("/usr/lib/nginx/modules", Vec::new()));
+    let on = brotli_from(enabled.as_deref(), &modules);
+    let source = if enabled.is_some() {
+        format!("{enabled_dir}/")
+    } else {
+        format!("{dir}/ngx_http_brotli_*.so")
+    };
+    (on, source)
+}
+
+/// Whether nginx-gen wrote this file: its header names nginx-gen in every language.
+pub fn written_by_nginx_gen(text: &str) -> bool {
+    text.lines()
+        .take(3)
+        .any(|l| l.trim_start().starts_with('#') && l.contains("nginx-gen "))
+}
+
+/// The ports of the `listen` directives in `text` that make their server the default one
+/// (`default_server`, or the old `default`). Comments are skipped; an address without a
+/// port is port 80; Unix sockets have none.
+pub fn default_server_ports(text: &str) -> Vec<u16> {
+    let mut ports = Vec::new();
+    let code: String = text
+        .lines()
+        .map(|l| l.split('#').next().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join("\n");
+    for statement in code.split([';', '{', '}']) {
+        let mut words = statement.split_whitespace();
+        if words.next() != Some("listen") {
+            continue;
+        }
+        let Some(addr) = words.next() else { continue };
+        if !words.any(|w| w == "default_server" || w == "default") || addr.starts_with("unix:") {
+            continue;
+        }
+        let port = match addr.rsplit_once(':') {
+            Some((_, p)) if !addr.ends_with(']') => p.parse().ok(),
+            _ if addr.bytes().all(|b| b.is_ascii_digit()) => addr.parse().ok(),
+            _ => Some(80),
+        };
+        if let Some(p) = port.filter(|p| !ports.contains(p)) {
+            ports.push(p);
+        }
+    }
+    ports
+}
+
+/// Sites in the layout's site directories that are the default server on one of `ports`,
+/// as (file, port); files nginx-gen wrote are left out (it replaces them).
+pub fn existing_default_servers(layout: Layout, ports: &[u16]) -> Vec<(String, u16)> {
+    let mut found = Vec::new();
+    for dir in layout.site_dirs() {
+        let Some(mut names) = names_in(dir) else {
+            continue;
+        };
+        names.sort();
+        for name in names {
+            // conf.d is included as *.conf; sites-enabled as every file.
+            // (nginx matches the glob case-sensitively.)
+            if dir.ends_with("conf.d") && Path::new(&name).extension().is_none_or(|e| e != "conf") {
+                continue;
+            }
+            let path = format!("{dir}/{name}");
+            let Ok(text) = fs::read_to_string(&path) else {
+                continue;
+            };
+            if written_by_nginx_gen(&text) {
+                continue;
+            }
+            for port in default_server_ports(&text) {
+                if ports.contains(&port) {
+                    found.push((path.clone(), port));
+                }
+            }
+        }
+    }
+    found
 }
 
 /// The CPU quota of cgroup v2 `cpu.max` (`quota period`, or `max`), rounded up.
@@ -181,12 +455,18 @@ pub fn parse_nginx_v(text: &str) -> (Option<Version>, Option<Version>) {
     (nginx, openssl)
 }
 
+/// The output of `PROGRAM -V` (a name on `PATH` or a path); `None` when it cannot run.
+fn nginx_v_output(program: &str) -> Option<String> {
+    let output = Command::new(program).arg("-V").output().ok()?;
+    Some(
+        String::from_utf8_lossy(&output.stderr).into_owned()
+            + &String::from_utf8_lossy(&output.stdout),
+    )
+}
+
 /// Runs `PROGRAM -V` (a name on `PATH` or a path); `None` when it cannot run.
 pub fn nginx_versions(program: &str) -> Option<(Option<Version>, Option<Version>)> {
-    let output = Command::new(program).arg("-V").output().ok()?;
-    let text = String::from_utf8_lossy(&output.stderr).into_owned()
-        + &String::from_utf8_lossy(&output.stdout);
-    Some(parse_nginx_v(&text))
+    nginx_v_output(program).map(|t| parse_nginx_v(&t))
 }
 
 /// The first `model name` of `/proc/cpuinfo` (x86; other architectures may have none).
@@ -355,6 +635,128 @@ mod tests {
             (Some(Version::new(1, 24, 0)), None)
         );
         assert_eq!(parse_nginx_v("sh: nginx: not found\n"), (None, None));
+    }
+
+    /// Debian 12's `/etc/os-release`.
+    const OS_DEBIAN: &str = "PRETTY_NAME=\"Debian GNU/Linux 12 (bookworm)\"\nNAME=\"Debian GNU/Linux\"\n\
+        VERSION_ID=\"12\"\nVERSION=\"12 (bookworm)\"\nVERSION_CODENAME=bookworm\nID=debian\n";
+
+    /// Rocky Linux 9's `/etc/os-release` (head).
+    const OS_ROCKY: &str = "NAME=\"Rocky Linux\"\nVERSION=\"9.5 (Blue Onyx)\"\nID=\"rocky\"\n\
+        ID_LIKE=\"rhel centos fedora\"\nVERSION_ID=\"9.5\"\n";
+
+    /// Debian's stock `sites-available/default` (its listen lines and comments).
+    const SITE_DEBIAN_DEFAULT: &str = "# Default server configuration\n#\nserver {\n\
+        \tlisten 80 default_server;\n\tlisten [::]:80 default_server;\n\n\
+        \t# SSL configuration\n\t#\n\t# listen 443 ssl default_server;\n\
+        \t# listen [::]:443 ssl default_server;\n\troot /var/www/html;\n\
+        \tserver_name _;\n\tlocation / {\n\t\ttry_files $uri $uri/ =404;\n\t}\n}\n";
+
+    /// nginx.org's `conf.d/default.conf` (head): no `default_server`.
+    const SITE_NGINX_ORG: &str = "server {\n    listen       80;\n    server_name  localhost;\n";
+
+    #[test]
+    fn os_release_files() {
+        let debian = parse_os_release(OS_DEBIAN);
+        assert_eq!(
+            (debian.id.as_str(), debian.version_id.as_str()),
+            ("debian", "12")
+        );
+        let rocky = parse_os_release(OS_ROCKY);
+        assert_eq!(rocky.id, "rocky");
+        assert_eq!(rocky.id_like, ["rhel", "centos", "fedora"]);
+        assert_eq!(parse_os_release(""), OsRelease::default());
+    }
+
+    #[test]
+    fn layout_from_the_package_files_then_the_distribution() {
+        let debian = parse_os_release(OS_DEBIAN);
+        let rocky = parse_os_release(OS_ROCKY);
+        let none = LayoutFacts::default();
+        let layout = |os: Option<&OsRelease>, f: LayoutFacts| choose_layout(os, &f).map(|(l, _)| l);
+        let sites = LayoutFacts {
+            sites_enabled: true,
+            ..none
+        };
+        assert_eq!(layout(Some(&debian), sites), Some(Layout::Debian));
+        assert_eq!(
+            choose_layout(None, &sites).unwrap().1,
+            "/etc/nginx/sites-enabled"
+        );
+        // No nginx yet: the distribution's family.
+        assert_eq!(layout(Some(&debian), none), Some(Layout::Debian));
+        assert_eq!(layout(Some(&rocky), none), Some(Layout::Rhel));
+        let org = LayoutFacts {
+            nginx_org_default: true,
+            ..none
+        };
+        assert_eq!(layout(Some(&rocky), org), Some(Layout::NginxOrg));
+        assert_eq!(
+            layout(
+                Some(&debian),
+                LayoutFacts {
+                    container: true,
+                    ..org
+                }
+            ),
+            Some(Layout::Docker)
+        );
+        // nginx.org's package over a Debian one that left sites-enabled behind.
+        let both = LayoutFacts {
+            sites_enabled: true,
+            nginx_org_default: true,
+            ..none
+        };
+        assert_eq!(layout(Some(&debian), both), Some(Layout::Debian));
+        assert_eq!(
+            layout(
+                Some(&debian),
+                LayoutFacts {
+                    nginx_org_build: true,
+                    ..both
+                }
+            ),
+            Some(Layout::NginxOrg)
+        );
+        let arch = parse_os_release("ID=arch\n");
+        assert_eq!(layout(Some(&arch), none), None);
+        assert_eq!(layout(None, none), None);
+    }
+
+    #[test]
+    fn brotli_modules() {
+        let names = |n: &[&str]| n.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+        let debian_enabled = names(&[
+            "50-mod-http-brotli-filter.conf",
+            "50-mod-http-brotli-static.conf",
+        ]);
+        let so = names(&[
+            "ngx_http_brotli_filter_module.so",
+            "ngx_http_brotli_static_module.so",
+        ]);
+        assert!(brotli_from(Some(&debian_enabled), &so));
+        // Installed but not enabled on Debian: nginx would not load them.
+        assert!(!brotli_from(Some(&names(&["50-mod-stream.conf"])), &so));
+        assert!(brotli_from(None, &so));
+        assert!(!brotli_from(None, &so[..1]));
+        assert!(!brotli_from(None, &[]));
+    }
+
+    #[test]
+    fn default_servers_in_site_files() {
+        assert_eq!(default_server_ports(SITE_DEBIAN_DEFAULT), [80]);
+        assert!(default_server_ports(SITE_NGINX_ORG).is_empty());
+        let many = "server { listen 127.0.0.1:8080 default_server; listen [::1]:8443 ssl default; }\n\
+            server { listen 443 ssl default_server reuseport; listen unix:/run/x.sock default_server; }\n\
+            server { listen 10.0.0.1 default_server; listen 9000; }";
+        assert_eq!(default_server_ports(many), [8080, 8443, 443, 80]);
+        assert!(written_by_nginx_gen(
+            "# Site file, generated by nginx-gen 0.1.0 (tuning policy 2026.12).\nserver {}\n"
+        ));
+        assert!(written_by_nginx_gen(
+            "# Site-Datei, erzeugt von nginx-gen 0.1.0 (Tuning-Richtlinie 2026.12).\n"
+        ));
+        assert!(!written_by_nginx_gen(SITE_DEBIAN_DEFAULT));
     }
 
     #[test]

@@ -1,5 +1,6 @@
-//! `nginx-gen`: the command-line front end. Parses flags, reads `--input`, probes the host
-//! when the machine is not described, and prints or writes what core renders.
+//! `nginx-gen`: the command-line front end. Parses flags, reads `--input`, fills in from
+//! the host what neither gives (unless `--no-detect`), and prints or writes what core
+//! renders.
 
 mod args;
 mod write;
@@ -15,7 +16,7 @@ use nginx_gen_core::render::{self, Format};
 use nginx_gen_core::{InputErrors, Inputs, Plan, RawInputs, i18n};
 
 use args::{Cli, Command, Generate};
-use nginx_gen::host::Host;
+use nginx_gen::host::{self, Host, Used};
 
 const ERROR: Style = AnsiColor::Red.on_default().bold();
 const NOTE: Style = AnsiColor::Cyan.on_default();
@@ -111,17 +112,8 @@ fn plan(args: &Generate) -> Result<Plan, Failure> {
         }
     };
     let mut raw = args.raw().over(file);
-    if !args.no_detect && (raw.vcpu.is_none() || raw.ram.is_none()) {
-        let host = Host::detect();
-        eprintln!("{NOTE}nginx-gen:{NOTE:#} {}", host.describe());
-        let detected = RawInputs {
-            vcpu: host.vcpu.map(|(n, _)| n.into()),
-            ram: host.ram.map(|(s, _)| s.to_string()),
-            nginx_version: host.nginx.map(|v| v.to_string()),
-            openssl_version: host.openssl.map(|v| v.to_string()),
-            ..RawInputs::default()
-        };
-        raw = raw.over(detected);
+    if !args.no_detect {
+        raw = detect(raw);
     }
     if !args.no_detect {
         let facts = site_facts(&raw);
@@ -165,6 +157,64 @@ fn site_facts(raw: &RawInputs) -> RawInputs {
             .filter(|r| r.parse::<nginx_gen_core::inputs::Resolver>().is_ok()),
         ..RawInputs::default()
     }
+}
+
+/// Fills in from the host every fact the command line and `--input` leave out: the
+/// machine's size, and the software (nginx and OpenSSL versions, layout, brotli modules,
+/// an existing default server) independently of it. Says on stderr what it used.
+fn detect(given: RawInputs) -> RawInputs {
+    let host = Host::detect();
+    let used = Used {
+        vcpu: given.vcpu.is_none(),
+        ram: given.ram.is_none(),
+        nginx: given.nginx_version.is_none(),
+        openssl: given.openssl_version.is_none(),
+        layout: given.layout.is_none(),
+        // The modules seen belong to the detected package: they say nothing about a
+        // layout given for another one.
+        brotli: given.brotli.is_none()
+            && given.layout.as_deref().is_none_or(|l| {
+                host.layout
+                    .as_ref()
+                    .is_some_and(|(detected, _)| detected.as_str() == l)
+            }),
+    };
+    let detected = RawInputs {
+        vcpu: host.vcpu.as_ref().map(|(n, _)| (*n).into()),
+        ram: host.ram.as_ref().map(|(s, _)| s.to_string()),
+        nginx_version: host.nginx.map(|v| v.to_string()),
+        openssl_version: host.openssl.map(|v| v.to_string()),
+        layout: host.layout.as_ref().map(|(l, _)| l.to_string()),
+        brotli: host
+            .brotli
+            .as_ref()
+            .filter(|_| used.brotli)
+            .map(|(on, _)| *on),
+        ..RawInputs::default()
+    };
+    let mut raw = given.over(detected);
+    let mut line = host.describe_used(used);
+    // A site that already is the default server on one of the site's ports.
+    if raw.existing_default_server.is_none()
+        && let Ok(inputs) = Inputs::from_raw(&raw)
+    {
+        let mut ports: Vec<u16> = inputs.listen.iter().map(|l| l.port).collect();
+        ports.dedup();
+        if inputs.tls {
+            ports.push(inputs.tls_port);
+        }
+        let found = host::existing_default_servers(inputs.layout, &ports);
+        if !found.is_empty() {
+            raw.existing_default_server = Some(true);
+            let sites: Vec<String> = found
+                .iter()
+                .map(|(path, port)| format!("{path} on port {port}"))
+                .collect();
+            let _ = write!(line, ", an existing default server ({})", sites.join(", "));
+        }
+    }
+    eprintln!("{NOTE}nginx-gen:{NOTE:#} {line}");
+    raw
 }
 
 fn generate(args: &Generate) -> Result<(), Failure> {

@@ -276,10 +276,13 @@ mod tests {
         let plan = |json| Plan::new(&Inputs::from_json(json).unwrap());
         for (from, to) in [
             (
-                r#"{"workload": "proxy"}"#,
-                r#"{"workload": "proxy", "tls": true}"#,
+                r#"{"workload": "proxy", "nginx_version": "1.30"}"#,
+                r#"{"workload": "proxy", "nginx_version": "1.30", "tls": true}"#,
             ),
-            (r#"{"workload": "static"}"#, r#"{"workload": "mixed"}"#),
+            (
+                r#"{"workload": "static", "nginx_version": "1.30"}"#,
+                r#"{"workload": "mixed", "nginx_version": "1.30"}"#,
+            ),
         ] {
             let (from, to) = (plan(from), plan(to));
             for tab in Tab::ALL {

@@ -97,10 +97,14 @@ texts! {
     HintVcpu => "CPUs nginx may use (container limit, not the host's count).",
     LabelRam => "Memory",
     HintRam => "RAM of the machine or container, e.g. 8G, 512M, 1.5G.",
+    LabelRelease => "Release",
+    HintRelease => "The distribution release you run: fills in the nginx and OpenSSL versions and the layout below.",
+    LabelExistingDefaultServer => "Existing default server",
+    HintExistingDefaultServer => "Another site already is the default server on this port (the CLI finds it).",
     LabelLayout => "Distribution",
     HintLayout => "Whose nginx package: sets the user, pid file and module paths.",
     LabelNginxVersion => "nginx version",
-    HintNginxVersion => "Selects syntax and features, e.g. 1.22 (Debian 12) or 1.30.",
+    HintNginxVersion => "Selects syntax and features, e.g. 1.22.1 or 1.30; any: valid on every supported version.",
     LabelOpensslVersion => "OpenSSL version",
     HintOpensslVersion => "The OpenSSL nginx is linked with (nginx -V shows it).",
     LabelWorkload => "Workload",
@@ -164,6 +168,10 @@ impl Field {
         Some(match self.key() {
             "vcpu" => (T::LabelVcpu, T::HintVcpu),
             "ram" => (T::LabelRam, T::HintRam),
+            "release" => (T::LabelRelease, T::HintRelease),
+            "existing_default_server" => {
+                (T::LabelExistingDefaultServer, T::HintExistingDefaultServer)
+            }
             "layout" => (T::LabelLayout, T::HintLayout),
             "nginx_version" => (T::LabelNginxVersion, T::HintNginxVersion),
             "openssl_version" => (T::LabelOpensslVersion, T::HintOpensslVersion),

@@ -150,6 +150,30 @@ impl Form {
     fn set(&mut self, field: Field, text: String) {
         self.0[field.index()] = text;
     }
+    /// A release was chosen: its versions and layout fill the fields that follow it (still
+    /// editable), `any` for both versions when none is; a release whose packages have no
+    /// brotli module unticks brotli.
+    fn follow_release(&mut self, name: &str) {
+        let row = name
+            .parse::<nginx_gen_core::inputs::Release>()
+            .ok()
+            .and_then(nginx_gen_core::inputs::Release::row);
+        let any = || "any".to_owned();
+        self.set(
+            Field::named("nginx_version"),
+            row.map_or_else(any, |r| r.nginx.to_string()),
+        );
+        self.set(
+            Field::named("openssl_version"),
+            row.map_or_else(any, |r| r.openssl.to_string()),
+        );
+        if let Some(row) = row {
+            self.set(Field::named("layout"), row.layout.to_string());
+            if !row.brotli {
+                self.set(Field::named("brotli"), "false".to_owned());
+            }
+        }
+    }
     /// The raw inputs for the core.
     pub fn to_raw(&self, lang: Lang) -> RawInputs {
         let mut raw = RawInputs {
@@ -329,6 +353,9 @@ impl State {
         let mut next = self.clone();
         match action {
             Action::Set(field, text) => {
+                if field.key() == "release" {
+                    next.form.follow_release(&text);
+                }
                 next.form.set(field, text);
                 next.revalidate();
             }
@@ -523,6 +550,25 @@ mod tests {
             })
         );
         assert_eq!(reset.lang, Lang::Nl);
+    }
+
+    #[test]
+    fn a_release_fills_the_fields_that_follow_it() {
+        let release = Field::named("release");
+        let s = State::default()
+            .reduce(Action::Set(Field::named("brotli"), "true".into()))
+            .reduce(Action::Set(release, "rhel-9".into()));
+        assert_eq!(s.form.get(Field::named("nginx_version")), "1.20.1");
+        assert_eq!(s.form.get(Field::named("layout")), "rhel");
+        assert_eq!(s.form.get(Field::named("brotli")), "false");
+        assert!(s.errors.is_none());
+        assert_eq!(s.output.plan.inputs.nginx_version.to_string(), "1.20.1");
+        // Still editable after the choice.
+        let s = s.reduce(Action::Set(Field::named("nginx_version"), "1.26".into()));
+        assert_eq!(s.output.plan.inputs.nginx_version.to_string(), "1.26.0");
+        let s = s.reduce(Action::Set(release, "any".into()));
+        assert_eq!(s.form.get(Field::named("nginx_version")), "any");
+        assert_eq!(s.form.get(Field::named("layout")), "rhel");
     }
 
     #[test]

@@ -11,7 +11,7 @@ use super::raw::printable;
 use super::spec::{DefaultValue, Input, Kind};
 use super::texts::{self, Arg, Msg, value};
 use super::values::{
-    Lang, Layout, Listen, PolicyVersion, Resolver, SafePath, TlsProfile, Workload,
+    Lang, Layout, Listen, PolicyVersion, Release, Resolver, SafePath, Target, TlsProfile, Workload,
 };
 use super::{InputError, Scalar, limits};
 
@@ -95,12 +95,15 @@ impl Checker {
         }
     }
 
-    fn version(&mut self, spec: &Input, text: &str) -> Option<Version> {
+    fn version(&mut self, spec: &Input, text: &str) -> Option<Target> {
         let Kind::Version { min } = spec.kind else {
             return self.wrong_kind(spec);
         };
+        if text.trim().eq_ignore_ascii_case("any") {
+            return Some(Target::Any);
+        }
         match text.parse::<Version>() {
-            Ok(v) if v >= min && v.major < 10 => Some(v),
+            Ok(v) if v >= min && v.major < 10 => Some(Target::Known(v)),
             Ok(v) => {
                 self.fail(
                     spec.name,
@@ -363,8 +366,9 @@ macro_rules! text_value {
 
 text_value! {
     ByteSize => size,
-    Version => version,
+    Target => version,
     Workload => choice,
+    Release => choice,
     TlsProfile => choice,
     Layout => choice,
     Lang => choice,

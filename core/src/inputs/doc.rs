@@ -95,7 +95,7 @@ fn accepted(input: &Input) -> String {
         Kind::Size { min, max } => format!(
             "{min}–{max}; `8G`, `8GiB`, `8192M`, `1.5G`, `512MiB`, `8 GB` (binary units; a bare number is bytes)"
         ),
-        Kind::Version { min } => format!("{min} or later"),
+        Kind::Version { min } => format!("`any`, or {min} or later"),
         Kind::Choice(names) => {
             let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
             quoted.join(", ")

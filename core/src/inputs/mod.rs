@@ -143,11 +143,9 @@ pub use schema::json_schema;
 pub use spec::{DefaultValue, Flag, Form, Group, Input, Kind, PATH_ACCEPTED, Section, Widget};
 pub use texts::{Arg, Msg, TEXTS};
 pub use values::{
-    Cidr, Lang, Layout, Listen, PolicyVersion, Resolver, SafePath, ServerName, TlsProfile,
-    Upstream, Workload,
+    Cidr, Lang, Layout, Listen, PolicyVersion, Release, Resolver, SafePath, ServerName, Target,
+    TlsProfile, Upstream, Workload,
 };
-
-use crate::version::Version;
 
 /// Accepted ranges, shared by validation, documentation and the front ends' hints.
 pub mod limits {
@@ -178,10 +176,10 @@ pub mod limits {
     pub const LIST_MAX: usize = 32;
 }
 
-/// The current stable nginx branch when this policy was written.
-pub const DEFAULT_NGINX: Version = Version::new(1, 30, 0);
-/// The OpenSSL of Debian 12, Ubuntu 24.04 and RHEL 9.
-pub const DEFAULT_OPENSSL: Version = Version::new(3, 0, 0);
+/// The nginx version nothing else decides: `any`, the form every supported version accepts.
+pub const DEFAULT_NGINX: Target = Target::Any;
+/// The OpenSSL version nothing else decides: `any`, as for nginx.
+pub const DEFAULT_OPENSSL: Target = Target::Any;
 
 /// The default inputs (the guide's machine: 4 vCPU, 8 GiB, static files), read once from
 /// the registry.

@@ -10,11 +10,10 @@ use super::raw::Scalar;
 use super::spec::DefaultValue::{List, Unset, Value};
 use super::spec::{Flag, Form, Group, Kind, Section, Widget};
 use super::values::{
-    Cidr, Lang, Layout, Listen, PolicyVersion, Resolver, SafePath, ServerName, TlsProfile,
-    Upstream, Workload,
+    Cidr, Lang, Layout, Listen, PolicyVersion, Release, Resolver, SafePath, ServerName, Target,
+    TlsProfile, Upstream, Workload,
 };
 use crate::size::ByteSize;
-use crate::version::Version;
 
 inputs! {
     /// vCPUs nginx may use (1–1024).
@@ -46,24 +45,46 @@ inputs! {
         help: "What the server mostly does",
         form: Form::at(Section::Workload, 1, Widget::Select),
     }
-    /// The nginx version the files are for.
-    nginx_version: Version = String {
+    /// The distribution release nginx comes from: its row of `policy::RELEASES` sets the
+    /// defaults of the nginx and OpenSSL versions and the layout (`any`: none).
+    release: Release = String {
+        flag: Flag::value("release", "ID"),
+        group: Group::Software,
+        kind: Kind::Choice(Release::NAMES),
+        default: Value("any"),
+        help: "Distribution release; sets the default nginx and OpenSSL versions and layout",
+        note: "versions and layout given or detected win",
+        form: Form::at(Section::Machine, 3, Widget::Select),
+    }
+    /// Another site is already the `default_server` on a port the site listens on (the CLI
+    /// finds it in the layout's site directories).
+    existing_default_server: bool = bool {
+        flag: Flag::switch("existing-default-server"),
+        group: Group::Software,
+        detected: true,
+        help: "Another site already is the default server on the site's port",
+        form: Form::at(Section::Machine, 7, Widget::Checkbox),
+    }
+    /// The nginx version the files are for; `any` is the form every supported version
+    /// accepts.
+    nginx_version: Target = String {
         flag: Flag::value("nginx-version", "VERSION"),
         group: Group::Software,
         kind: Kind::Version { min: limits::NGINX_MIN },
-        default: Value("1.30.0"),
+        default: Value("any"),
         detected: true,
-        help: "nginx version the files are for",
+        help: "nginx version the files are for (any: valid on every supported version)",
         form: Form::at(Section::Machine, 4, Widget::Text),
     }
-    /// The OpenSSL version nginx is linked with.
-    openssl_version: Version = String {
+    /// The OpenSSL version nginx is linked with; `any` is the form every supported version
+    /// accepts.
+    openssl_version: Target = String {
         flag: Flag::value("openssl-version", "VERSION"),
         group: Group::Software,
         kind: Kind::Version { min: limits::OPENSSL_MIN },
-        default: Value("3.0.0"),
+        default: Value("any"),
         detected: true,
-        help: "OpenSSL version nginx uses",
+        help: "OpenSSL version nginx uses (any: valid on every supported version)",
         form: Form::at(Section::Machine, 5, Widget::Text),
     }
     /// Serve HTTPS (and redirect HTTP to it).
@@ -260,6 +281,7 @@ inputs! {
     brotli: bool = bool {
         flag: Flag::switch("brotli"),
         group: Group::Software,
+        detected: true,
         help: "The brotli modules are installed",
         form: Form::at(Section::Tls, 8, Widget::Checkbox),
     }
@@ -269,8 +291,9 @@ inputs! {
         group: Group::Software,
         kind: Kind::Choice(Layout::NAMES),
         default: Value("debian"),
+        detected: true,
         help: "Distribution layout",
-        form: Form::at(Section::Machine, 3, Widget::Select),
+        form: Form::at(Section::Machine, 6, Widget::Select),
     }
     /// Language of comments and reasons.
     lang: Lang = String {

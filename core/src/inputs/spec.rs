@@ -198,7 +198,7 @@ pub enum Kind {
         /// Largest accepted.
         max: ByteSize,
     },
-    /// A version such as `1.30` or `1.22.1`, `min` or later.
+    /// `any` (the portable form), or a version such as `1.30` or `1.22.1`, `min` or later.
     Version {
         /// Oldest accepted.
         min: Version,
@@ -280,7 +280,9 @@ impl Kind {
             Self::Size { min, max } => {
                 format!("a size such as 8G, 512MiB or 1.5G, from {min} to {max}")
             }
-            Self::Version { min } => format!("a version such as 1.30 or 1.22.1, {min} or later"),
+            Self::Version { min } => format!(
+                "any (the form every supported version accepts), or a version such as 1.30 or 1.22.1, {min} or later"
+            ),
             Self::Choice(names) => names.join(", "),
             Self::Bool => "true or false".to_owned(),
             Self::Path => PATH_ACCEPTED.to_owned(),

@@ -48,7 +48,7 @@ crate::rules::text_table! {
     VERSION_FORM = "input.version_form" => "expected a version such as 1.30 or 1.22.1",
     ACCEPTED_INT = "accepted.int" => "a whole number from {min} to {max}",
     ACCEPTED_SIZE = "accepted.size" => "a size such as 8G, 512MiB or 1.5G, from {min} to {max}",
-    ACCEPTED_VERSION = "accepted.version" => "a version such as 1.30 or 1.22.1, {min} or later",
+    ACCEPTED_VERSION = "accepted.version" => "any (the form every supported version accepts), or a version such as 1.30 or 1.22.1, {min} or later",
     ACCEPTED_BOOL = "accepted.bool" => "true or false",
     ACCEPTED_PATH = "accepted.path" => "an absolute path of letters, digits and / . _ - + @ % , : = ~",
     ACCEPTED_LIST = "accepted.list" => "1 to {max} entries: {accepted}",

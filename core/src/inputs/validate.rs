@@ -8,7 +8,7 @@ use crate::policy::{Feature, Versions};
 use super::check::Checker;
 use super::raw::RawValue;
 use super::texts::{self, Msg, value};
-use super::values::ServerName;
+use super::values::{Release, ServerName};
 use super::{Group, INPUTS, InputErrors, Inputs, RawInputs, defaults};
 
 impl Default for Inputs {
@@ -22,6 +22,15 @@ impl Inputs {
     /// Validates raw inputs; every problem is reported, each naming its field.
     pub fn from_raw(raw: &RawInputs) -> Result<Self, InputErrors> {
         let mut c = Checker::default();
+        // A release sets the defaults of the versions and the layout; given values win.
+        let with_release;
+        let raw = match release_defaults(raw) {
+            Some(defaults) => {
+                with_release = raw.clone().over(defaults);
+                &with_release
+            }
+            None => raw,
+        };
         let mut inputs = Self::read_fields(raw, &mut c);
         // The running policy is what "unset" means: one value, one meaning.
         if inputs
@@ -149,11 +158,18 @@ impl Inputs {
         Self::from_raw(&RawInputs::from_json(text)?)
     }
 
-    /// The versions that select syntax and features.
+    /// The versions that select syntax and features: for `any`, the oldest supported one,
+    /// so the output is the form every supported version accepts.
+    /// HTTP/3 asked for raises that oldest version to the first that has it.
     pub const fn versions(&self) -> Versions {
+        let oldest = if self.http3 {
+            Feature::Quic.since()
+        } else {
+            super::limits::NGINX_MIN
+        };
         Versions {
-            nginx: self.nginx_version,
-            openssl: self.openssl_version,
+            nginx: self.nginx_version.or_oldest(oldest),
+            openssl: self.openssl_version.or_oldest(super::limits::OPENSSL_MIN),
         }
     }
 
@@ -234,6 +250,18 @@ impl Inputs {
     }
 }
 
+/// The versions and layout of the release `raw` names, as a raw document; `None` for `any`
+/// or a name that is not a release (validation reports that).
+fn release_defaults(raw: &RawInputs) -> Option<RawInputs> {
+    let row = raw.release.as_deref()?.parse::<Release>().ok()?.row()?;
+    Some(RawInputs {
+        nginx_version: Some(row.nginx.to_string()),
+        openssl_version: Some(row.openssl.to_string()),
+        layout: Some(row.layout.to_string()),
+        ..RawInputs::default()
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -245,6 +273,46 @@ mod tests {
     #[test]
     fn empty_document_gives_the_defaults() {
         assert_eq!(raw("{}").unwrap(), Inputs::default());
+    }
+
+    #[test]
+    fn any_is_the_portable_target_and_a_release_sets_defaults() {
+        let d = raw("{}").unwrap();
+        assert_eq!(d.nginx_version, super::super::Target::Any);
+        let v = d.versions();
+        assert_eq!(
+            (v.nginx, v.openssl),
+            (
+                super::super::limits::NGINX_MIN,
+                super::super::limits::OPENSSL_MIN
+            )
+        );
+        assert!(!v.has(Feature::Http2Directive));
+        // HTTP/3 asked for: the oldest version that has it.
+        let h3 = raw(r#"{"tls":true,"http3":true}"#).unwrap();
+        assert_eq!(h3.versions().nginx, Feature::Quic.since());
+        let r = raw(r#"{"release":"debian-12"}"#).unwrap();
+        assert_eq!(r.nginx_version.to_string(), "1.22.1");
+        assert_eq!(r.openssl_version.to_string(), "3.0.22");
+        let rhel = raw(r#"{"release":"rhel-9","openssl_version":"3.0.7"}"#).unwrap();
+        assert_eq!(rhel.layout, super::super::Layout::Rhel);
+        assert_eq!(rhel.openssl_version.to_string(), "3.0.7");
+        assert_eq!(rhel.nginx_version.to_string(), "1.20.1");
+        // The command reproduces it without the release's help.
+        let back = Inputs::from_raw(&r.to_raw()).unwrap();
+        assert_eq!(back, r);
+        assert!(
+            r.to_command().contains(" --release debian-12 "),
+            "{}",
+            r.to_command()
+        );
+        let err = raw(r#"{"release":"debian-11"}"#).unwrap_err();
+        assert_eq!(err.0[0].field, "release");
+        assert!(err.0[0].accepted.contains("ubuntu-24.04"));
+        assert_eq!(
+            raw(r#"{"nginx_version":"ANY"}"#).unwrap().nginx_version,
+            super::super::Target::Any
+        );
     }
 
     #[test]

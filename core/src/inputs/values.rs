@@ -57,6 +57,72 @@ choice! {
 }
 
 choice! {
+    /// A distribution release the user runs: its nginx and OpenSSL versions, layout and
+    /// packaged modules are rows of [`crate::policy::RELEASES`]. `any` names none.
+    pub enum Release {
+        /// No release: the versions default to `any`, the portable form.
+        Any = "any",
+        /// Debian 12 (bookworm).
+        Debian12 = "debian-12",
+        /// Debian 13 (trixie).
+        Debian13 = "debian-13",
+        /// Ubuntu 22.04 LTS (jammy).
+        Ubuntu2204 = "ubuntu-22.04",
+        /// Ubuntu 24.04 LTS (noble).
+        Ubuntu2404 = "ubuntu-24.04",
+        /// Red Hat Enterprise Linux 9 and its rebuilds.
+        Rhel9 = "rhel-9",
+        /// Red Hat Enterprise Linux 10 and its rebuilds.
+        Rhel10 = "rhel-10",
+        /// nginx.org packages, stable branch.
+        NginxOrgStable = "nginx-org-stable",
+        /// nginx.org packages, mainline branch.
+        NginxOrgMainline = "nginx-org-mainline",
+        /// The official image, tag `stable`.
+        DockerStable = "docker-stable",
+        /// The official image, tag `mainline` (also `latest`).
+        DockerMainline = "docker-mainline",
+    }
+}
+
+/// The nginx or OpenSSL version the output is written for: a known one, or `any`, the
+/// portable form that every supported version accepts (the version gates then answer for
+/// the oldest supported version).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Target {
+    /// Every supported version.
+    Any,
+    /// This version.
+    Known(crate::version::Version),
+}
+
+impl Target {
+    /// The version the gates evaluate: the known one, or `oldest` for `any`.
+    pub const fn or_oldest(self, oldest: crate::version::Version) -> crate::version::Version {
+        match self {
+            Self::Any => oldest,
+            Self::Known(v) => v,
+        }
+    }
+    /// The known version, if any.
+    pub const fn known(self) -> Option<crate::version::Version> {
+        match self {
+            Self::Any => None,
+            Self::Known(v) => Some(v),
+        }
+    }
+}
+
+impl fmt::Display for Target {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Any => f.write_str("any"),
+            Self::Known(v) => v.fmt(f),
+        }
+    }
+}
+
+choice! {
     /// Language of the reason texts and comments.
     pub enum Lang {
         /// English.

@@ -33,6 +33,32 @@ impl Layout {
             Self::Debian | Self::Rhel | Self::NginxOrg => "127.0.0.53",
         }
     }
+    /// Where the package keeps its site files besides `conf.d/`, as the stock nginx.conf
+    /// includes it (relative to the configuration's directory, like `conf.d/*.conf`, so a
+    /// generated tree checks as a whole): Debian's `include /etc/nginx/sites-enabled/*;`.
+    /// The other layouts' stock files include only `mime.types`, the modules and `conf.d/`
+    /// (RHEL also `default.d/*.conf` inside its own default server, which the generated
+    /// file replaces).
+    pub const fn sites_include(self) -> Option<&'static str> {
+        match self {
+            Self::Debian => Some("sites-enabled/*"),
+            Self::Rhel | Self::NginxOrg | Self::Docker => None,
+        }
+    }
+    /// The directories the package's sites live in (what the CLI scans for an existing
+    /// `default_server`).
+    pub const fn site_dirs(self) -> &'static [&'static str] {
+        match self {
+            Self::Debian => &["/etc/nginx/sites-enabled", "/etc/nginx/conf.d"],
+            Self::Rhel | Self::NginxOrg | Self::Docker => &["/etc/nginx/conf.d"],
+        }
+    }
+    /// Whether the brotli modules are packaged for this layout's current releases (Debian
+    /// 12+ and Ubuntu 24.04+: libnginx-mod-http-brotli; nginx.org: nginx-module-brotli;
+    /// not in RHEL nor in the official image). A release's row is more precise.
+    pub const fn packages_brotli(self) -> bool {
+        matches!(self, Self::Debian | Self::NginxOrg)
+    }
     /// The package's usual document root.
     pub const fn default_root(self) -> &'static str {
         match self {
@@ -62,5 +88,7 @@ mod tests {
             Some("/etc/nginx/modules-enabled/*.conf")
         );
         assert_eq!(Layout::Docker.modules_include(), None);
+        assert_eq!(Layout::Debian.sites_include(), Some("sites-enabled/*"));
+        assert_eq!(Layout::Rhel.sites_include(), None);
     }
 }

@@ -10,11 +10,13 @@ mod advisories;
 mod defaults;
 mod docs;
 mod layouts;
+mod releases;
 mod tls;
 
 pub use advisories::{ADVISORIES, Advisory};
 pub use defaults::{NGINX_DEFAULTS, StockDefault, default_and_doc, stock_default};
 pub use docs::{DOC_LINKS, NGINX_MODULES, doc_link};
+pub use releases::{RELEASES, ReleaseRow, SUGGESTED};
 pub use tls::{TLS_GUIDELINE, TlsGuideline, TlsProfileRow};
 
 use std::fmt::Write as _;

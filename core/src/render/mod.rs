@@ -148,7 +148,7 @@ pub fn header_lines(plan: &Plan, what: &str, cat: &Catalogue) -> Vec<String> {
 }
 
 /// [`header_lines`], copying only the lines that depend on the plan.
-fn header<'c>(plan: &Plan, what: &str, cat: &'c Catalogue) -> [Cow<'c, str>; 4] {
+fn header<'c>(plan: &Plan, what: &str, cat: &'c Catalogue) -> [Cow<'c, str>; 5] {
     [
         cat.fill(
             &texts::GENERATED,
@@ -159,10 +159,32 @@ fn header<'c>(plan: &Plan, what: &str, cat: &'c Catalogue) -> [Cow<'c, str>; 4] 
             ],
         )
         .into(),
+        target_line(plan, cat).into(),
         cat.get(&texts::REPRODUCE).into(),
         ["  ", &plan.command].concat().into(),
         cat.get(&texts::EXPLAIN_MORE).into(),
     ]
+}
+
+/// Which nginx, OpenSSL and layout the files are for; `any` reads as the oldest supported
+/// version or later (the portable form).
+fn target_line(plan: &Plan, cat: &Catalogue) -> String {
+    let i = &plan.inputs;
+    let v = i.versions();
+    let version = |target: crate::inputs::Target, oldest: crate::Version| match target {
+        crate::inputs::Target::Known(known) => known.to_string(),
+        crate::inputs::Target::Any => {
+            cat.fill(&texts::ANY_VERSION, &[("min", &oldest.to_string())])
+        }
+    };
+    cat.fill(
+        &texts::TARGET,
+        &[
+            ("nginx", &version(i.nginx_version, v.nginx)),
+            ("openssl", &version(i.openssl_version, v.openssl)),
+            ("layout", i.layout.as_str()),
+        ],
+    )
 }
 
 /// Appends [`Setting::value`] to `out` without building it first.

@@ -265,6 +265,20 @@ pub(super) static INCLUDE_SITES: Rule = Rule {
     },
 };
 
+pub(super) static INCLUDE_SITES_ENABLED: Rule = Rule {
+    name: "include",
+    texts: &[Text::new(
+        "include.sites_enabled",
+        "The sites the distribution's nginx.conf includes, so the sites already enabled keep working (relative to this file's directory, as conf.d/).",
+    )
+    .inputs(&["layout"])],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        if let Some(glob) = c.i.layout.sites_include() {
+            out.set(H, &[glob], &INCLUDE_SITES_ENABLED.texts[0]);
+        }
+    }),
+};
+
 #[cfg(test)]
 mod tests {
     use crate::rules::testing::{omitted, plan, value, values};
@@ -277,7 +291,8 @@ mod tests {
             [
                 "/etc/nginx/modules-enabled/*.conf",
                 "/etc/nginx/mime.types",
-                "conf.d/*.conf"
+                "conf.d/*.conf",
+                "sites-enabled/*"
             ]
         );
         assert_eq!(

@@ -185,7 +185,13 @@ impl Ctx<'_> {
     /// name is an IP address (clients send no SNI for those, so the site must be the
     /// port's default server).
     pub fn catch_all_tls(&self) -> bool {
-        self.i.tls && self.catch_all() && !self.i.server_names.iter().any(crate::inputs::ServerName::is_ip)
+        self.i.tls
+            && self.catch_all()
+            && !self
+                .i
+                .server_names
+                .iter()
+                .any(crate::inputs::ServerName::is_ip)
     }
 
     /// The server that owns the listen options (`default_server`, `backlog=`) of the
@@ -218,7 +224,7 @@ impl Out<'_> {
             self.rule.name,
             text.id
         );
-        let (default, doc) = default_and_doc(self.rule.name, self.i.nginx_version);
+        let (default, doc) = default_and_doc(self.rule.name, self.i.versions().nginx);
         Reason {
             id: text.id,
             why: if text.placeholders {
@@ -338,6 +344,7 @@ pub static RULES: &[&Rule] = &[
     &tls::SSL_SESSION_TICKETS,
     &tls::SSL_BUFFER_SIZE,
     &http::INCLUDE_SITES,
+    &http::INCLUDE_SITES_ENABLED,
     &site::TYPES,
     &proxy::UPGRADE_MAP,
     &proxy::FORWARDED_FOR_MAP,

@@ -411,6 +411,43 @@ mod tests {
         assert!(TableRole::ForwardedFor.rows()[0].0.contains(r"\1"));
     }
 
+    /// The keepalive pool is used on every version below the gate: 1.25-1.29.6 (Debian 13's
+    /// 1.26.3 among them) and the portable form write both settings, 1.29.7 on neither.
+    #[test]
+    fn keepalive_headers_on_every_version_below_the_gate() {
+        for version in ["1.18.0", "1.22.1", "1.25.0", "1.26.3", "1.29.6", "any"] {
+            let p = plan(&format!(
+                r#"{{"workload":"api","nginx_version":"{version}"}}"#
+            ));
+            assert_eq!(
+                value(&p, "proxy_http_version").as_deref(),
+                Some("1.1"),
+                "{version}"
+            );
+            assert_eq!(
+                values(&p, "proxy_set_header")[1],
+                "Connection $connection_upgrade",
+                "{version}"
+            );
+        }
+        for release in ["debian-13", "ubuntu-24.04", "rhel-10"] {
+            let p = plan(&format!(r#"{{"workload":"mixed","release":"{release}"}}"#));
+            assert_eq!(values(&p, "proxy_http_version"), ["1.1"], "{release}");
+        }
+        for version in ["1.29.7", "1.30.0", "1.31.0"] {
+            let p = plan(&format!(
+                r#"{{"workload":"proxy","nginx_version":"{version}"}}"#
+            ));
+            assert_eq!(value(&p, "proxy_http_version"), None, "{version}");
+        }
+        let mainline = plan(r#"{"workload":"proxy","release":"nginx-org-mainline"}"#);
+        assert_eq!(value(&mainline, "proxy_http_version"), None);
+        // Given versions win over the release's.
+        let given =
+            plan(r#"{"workload":"proxy","release":"nginx-org-mainline","nginx_version":"1.29.6"}"#);
+        assert_eq!(value(&given, "proxy_http_version").as_deref(), Some("1.1"));
+    }
+
     #[test]
     fn buffers_fit_the_response_and_say_where_they_are_capped() {
         let p = plan(r#"{"workload":"proxy","response_size":"32K"}"#);

@@ -50,7 +50,9 @@ fn listens(c: &Ctx, out: &mut Out, server: ServerRole, port: Port, texts: [&Text
         if !owns {
             out.set_args(scope, args, texts[0], None);
         } else if port == Port::Quic {
-            args.push("default_server".into());
+            if !c.i.existing_default_server {
+                args.push("default_server".into());
+            }
             args.push("reuseport".into());
             out.set_args(scope, args, texts[0], None);
         } else {
@@ -80,7 +82,11 @@ enum Port {
 /// server that owns the port, with the formula of the backlog (and Fast Open's queue).
 fn listen_options(c: &Ctx, args: &mut Vec<Cow<'static, str>>, tls: bool) -> (Formula, bool) {
     let t = c.t;
-    args.push("default_server".into());
+    // An existing site already is the default server (reported as a warning): two would
+    // fail `nginx -t`, so ours only owns the options.
+    if !c.i.existing_default_server {
+        args.push("default_server".into());
+    }
     if t.reuseport {
         args.push("reuseport".into());
     }
@@ -676,7 +682,8 @@ mod tests {
 
     #[test]
     fn underscore_makes_the_site_the_default_server() {
-        let p = plan(r#"{"server_names":["_"],"tls":true,"listen":["80"]}"#);
+        let p =
+            plan(r#"{"server_names":["_"],"tls":true,"listen":["80"],"nginx_version":"1.30.0"}"#);
         assert!(values_in(&p, CATCH_ALL, "listen").is_empty());
         assert!(values_in(&p, CATCH_ALL_TLS, "listen").is_empty());
         assert!(values_in(&p, SITE, "listen")[0].starts_with("80 default_server"));
@@ -686,7 +693,9 @@ mod tests {
 
     #[test]
     fn an_ip_name_makes_the_site_the_tls_default_server() {
-        let p = plan(r#"{"server_names":["192.0.2.10"],"tls":true,"listen":["80"]}"#);
+        let p = plan(
+            r#"{"server_names":["192.0.2.10"],"tls":true,"listen":["80"],"nginx_version":"1.30.0"}"#,
+        );
         assert!(values_in(&p, CATCH_ALL, "listen")[0].contains("default_server"));
         assert!(values_in(&p, CATCH_ALL_TLS, "listen").is_empty());
         assert!(values_in(&p, SITE_TLS, "listen")[0].starts_with("443 ssl default_server"));
@@ -707,6 +716,17 @@ mod tests {
         let edge = plan(r#"{"tls":true,"workload":"proxy"}"#);
         let health = at(ServerRole::SiteTls, LocationRole::Health);
         assert!(values_in(&edge, health, "default_type").is_empty());
+    }
+
+    #[test]
+    fn an_existing_default_server_keeps_its_place() {
+        let p = plan(r#"{"existing_default_server":true,"listen":["80"]}"#);
+        let listen = &values_in(&p, CATCH_ALL, "listen")[0];
+        assert!(
+            !listen.contains("default_server") && listen.contains("backlog="),
+            "{listen}"
+        );
+        assert!(p.warnings.iter().any(|w| w.id == "existing_default_server"));
     }
 
     #[test]

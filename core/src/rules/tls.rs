@@ -85,7 +85,7 @@ pub(super) static SSL_ECDH_CURVE: Rule = Rule {
         } else {
             TLS_GUIDELINE.groups
         };
-        let f = Formula::version_gate("OpenSSL", c.i.openssl_version, Feature::PostQuantumKex.since());
+        let f = Formula::version_gate("OpenSSL", c.v.openssl, Feature::PostQuantumKex.since());
         out.set_args(H, vec![groups.into()], &SSL_ECDH_CURVE.texts[0], Some(f));
     }),
 };
@@ -472,7 +472,7 @@ mod tests {
     #[test]
     fn given_certificate_paths() {
         let p = plan(&format!(
-            r#"{{{TLS},"tls_cert":"/etc/ssl/site.pem","tls_key":"/etc/ssl/site.key"}}"#
+            r#"{{{TLS},"nginx_version":"1.30","tls_cert":"/etc/ssl/site.pem","tls_key":"/etc/ssl/site.key"}}"#
         ));
         assert_eq!(
             value(&p, "ssl_certificate").as_deref(),

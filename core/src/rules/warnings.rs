@@ -30,6 +30,10 @@ pub(crate) static TEXTS: &[Text] = &[
         "The {layout} packages do not ship the brotli modules; build ngx_brotli for your nginx or turn brotli off.",
     ),
     Text::new(
+        "existing_default_server",
+        "An existing site is the default server on port {ports}: unknown host names go to it, not to the catch-all written here.",
+    ),
+    Text::new(
         "upstream_dns",
         "Upstream host names are resolved once, when nginx starts; reload nginx when their addresses change.",
     ),
@@ -112,11 +116,26 @@ pub(crate) fn warnings(c: &Ctx) -> Vec<Warning> {
     if i.ocsp_stapling {
         warn("ocsp", Some("ocsp_stapling"), &[]);
     }
-    if i.brotli && i.layout != Layout::Debian {
+    // The release's row where one is named, else the layout's packages.
+    let (packaged, whose) = match i.release.row() {
+        Some(row) => (row.brotli, row.title.to_owned()),
+        None => (i.layout.packages_brotli(), i.layout.to_string()),
+    };
+    if i.brotli && !packaged {
+        warn("brotli_module", Some("brotli"), &[("layout", &whose)]);
+    }
+    if i.existing_default_server {
+        let mut ports: Vec<u16> = i.listen.iter().map(|l| l.port).collect();
+        if i.tls {
+            ports.push(i.tls_port);
+        }
+        ports.dedup();
+        let ports: Vec<String> = ports.iter().map(ToString::to_string).collect();
+        let ports = ports.join(" / ");
         warn(
-            "brotli_module",
-            Some("brotli"),
-            &[("layout", &i.layout.to_string())],
+            "existing_default_server",
+            Some("existing_default_server"),
+            &[("ports", &ports)],
         );
     }
     if i.workload.proxies() && i.upstreams.iter().any(Upstream::is_hostname) {
@@ -128,13 +147,17 @@ pub(crate) fn warnings(c: &Ctx) -> Vec<Warning> {
     if i.layout == Layout::Docker {
         warn("docker", Some("layout"), &[]);
     }
+    // Advisories concern a known version; `any` is no version to upgrade.
     for a in ADVISORIES {
-        if a.affects(i.nginx_version) && (i.tls || !a.tls_only) {
+        let Some(version) = i.nginx_version.known() else {
+            break;
+        };
+        if a.affects(version) && (i.tls || !a.tls_only) {
             warn(
                 "advisory",
                 Some("nginx_version"),
                 &[
-                    ("version", &i.nginx_version.to_string()),
+                    ("version", &version.to_string()),
                     ("id", a.id),
                     ("summary", a.summary),
                 ],
@@ -221,6 +244,20 @@ mod tests {
         );
         assert_eq!(ids(r#"{"tls":true,"ocsp_stapling":true}"#), ["ocsp"]);
         assert_eq!(ids(r#"{"layout":"rhel","brotli":true}"#), ["brotli_module"]);
+        // nginx.org packages nginx-module-brotli; a release's row decides over its layout.
+        assert!(ids(r#"{"layout":"nginx-org","brotli":true}"#).is_empty());
+        assert_eq!(
+            ids(r#"{"release":"ubuntu-22.04","brotli":true}"#),
+            ["brotli_module"]
+        );
+        assert!(ids(r#"{"release":"ubuntu-24.04","brotli":true}"#).is_empty());
+        let p = plan(r#"{"existing_default_server":true,"tls":true}"#);
+        let w = &p.warnings[0];
+        assert_eq!(
+            (w.id, w.field),
+            ("existing_default_server", Some("existing_default_server"))
+        );
+        assert!(w.message.contains("port 80 / 443"), "{}", w.message);
         assert_eq!(
             ids(r#"{"workload":"proxy","upstreams":["app.internal:3000"]}"#),
             ["upstream_dns"]
@@ -232,6 +269,8 @@ mod tests {
             ["advisory"]
         );
         assert!(ids(r#"{"tls":true,"nginx_version":"1.26.3"}"#).is_empty());
+        // The portable target names no version to upgrade.
+        assert!(ids(r#"{"tls":true,"nginx_version":"any"}"#).is_empty());
         assert_eq!(
             ids(r#"{"upstreams":["127.0.0.1:4000"]}"#),
             ["upstreams_unused"]

@@ -201,6 +201,9 @@ pub fn raw_inputs(
             vcpu: Some(number(vcpu)),
             ram: Some(ram),
             workload: Some(workload.into()),
+            // The versions are given: the release would only set their defaults.
+            release: None,
+            existing_default_server: Some(false),
             nginx_version: Some(version.into()),
             openssl_version: Some(openssl.into()),
             tls: Some(tls),
