@@ -202,7 +202,7 @@ pub fn echo_json(head: &Head, body_length: u64) -> String {
 }
 
 fn serve(stream: TcpStream, stats: &Stats) -> std::io::Result<()> {
-    stream.set_read_timeout(Some(Duration::from_secs(120)))?;
+    stream.set_read_timeout(Some(Duration::from_mins(2)))?;
     let mut writer = stream.try_clone()?;
     let mut reader = BufReader::new(stream);
     while let Some(head) = read_head(&mut reader)? {

@@ -430,7 +430,7 @@ fn upstream_keepalive_reused(ctx: &Ctx) -> Result<(), String> {
         )
     };
     ctx.app.reset();
-    let load = client::wrk(&url, &host, conns, 2)?;
+    let load = client::wrk(&url, &host, conns, 3)?;
     let accepted = ctx.app.accepted();
     let served = ctx.app.requests() as u64;
     expect(load.requests >= 2000 && load.non_2xx == 0, || {
@@ -506,10 +506,13 @@ fn hsts(ctx: &Ctx) -> Result<(), String> {
     Ok(())
 }
 
+/// `(openssl s_client flag, protocol name)` pairs.
+type Versions<'a> = &'a [(&'a str, &'a str)];
+
 fn tls_versions(ctx: &Ctx) -> Result<(), String> {
     let sni = (!ctx.tree.host_is_ip()).then_some(ctx.tree.host());
     let port = ctx.tree.tls_port;
-    let (accepted, refused): (&[(&str, &str)], &[(&str, &str)]) = match ctx.tree.tls {
+    let (accepted, refused): (Versions, Versions) = match ctx.tree.tls {
         Some("modern") => (&[("-tls1_3", "TLSv1.3")], &[("-tls1_2", "TLSv1.2")]),
         _ => (
             &[("-tls1_2", "TLSv1.2"), ("-tls1_3", "TLSv1.3")],

@@ -169,7 +169,7 @@ pub struct Handshake {
 }
 
 impl Handshake {
-    /// The server refused with an alert (protocol_version, handshake_failure, …) rather than
+    /// The server refused with an alert (`protocol_version`, `handshake_failure`, …) rather than
     /// the client refusing to offer the version.
     pub fn server_refused(&self) -> bool {
         !self.ok && self.output.contains("alert") && !self.output.contains("no protocols available")
@@ -199,10 +199,9 @@ pub fn handshake(port: u16, sni: Option<&str>, version_flag: &str) -> Handshake 
         Some(name) => cmd.args(["-servername", name]),
         None => cmd.arg("-noservername"),
     };
-    let out = cmd
-        .stdin(Stdio::null())
-        .output()
-        .map(|o| {
+    let out = cmd.stdin(Stdio::null()).output().map_or_else(
+        |e| (false, format!("cannot run openssl: {e}")),
+        |o| {
             (
                 o.status.success(),
                 format!(
@@ -211,8 +210,8 @@ pub fn handshake(port: u16, sni: Option<&str>, version_flag: &str) -> Handshake 
                     String::from_utf8_lossy(&o.stderr)
                 ),
             )
-        })
-        .unwrap_or_else(|e| (false, format!("cannot run openssl: {e}")));
+        },
+    );
     let protocol = out
         .1
         .lines()

@@ -291,6 +291,7 @@ pub struct Nginx {
     pub openssl: String,
     /// Debian's package: `/etc/nginx/modules-enabled` (brotli) is loadable.
     pub debian: bool,
+    /// The brotli modules exist for this binary ([`brotli_modules`]).
     pub brotli: bool,
 }
 
@@ -353,8 +354,7 @@ impl Nginx {
         let prefix = (!debian)
             .then(|| bin.parent().and_then(Path::parent).map(Path::to_path_buf))
             .flatten();
-        let brotli =
-            debian && Path::new("/usr/lib/nginx/modules/ngx_http_brotli_static_module.so").exists();
+        let brotli = brotli_modules(debian, prefix.as_deref()).is_some();
         Ok(Self {
             label: label.to_string(),
             bin: bin.to_path_buf(),
@@ -365,6 +365,19 @@ impl Nginx {
             brotli,
         })
     }
+}
+
+/// The directory holding the brotli modules this nginx can load: Debian's package's
+/// `/usr/lib/nginx/modules`, a build's `PREFIX/modules` (scripts/build-nginx.sh builds them).
+pub fn brotli_modules(debian: bool, prefix: Option<&Path>) -> Option<PathBuf> {
+    let dir = if debian {
+        PathBuf::from("/usr/lib/nginx/modules")
+    } else {
+        prefix?.join("modules")
+    };
+    dir.join("ngx_http_brotli_static_module.so")
+        .exists()
+        .then_some(dir)
 }
 
 /// The binaries under test: `NGINX_GEN_BEHAVIOUR_NGINX` (`label=path,…`), else Debian's
@@ -500,7 +513,7 @@ mod tests {
                 );
                 assert!(
                     !a.contains("--brotli"),
-                    "no brotli modules for a source build: {a}"
+                    "no --brotli where the nginx has no brotli modules: {a}"
                 );
             }
             assert_eq!(a.contains("--tls-cert"), t.serves_tls(), "{a}");

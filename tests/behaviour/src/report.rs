@@ -1,6 +1,6 @@
 //! The results table: behaviours × nginx versions, pass/fail counts over the trees.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 use crate::run::Outcome;
@@ -20,7 +20,7 @@ pub fn markdown(
     secs: f64,
 ) -> String {
     let mut cells: BTreeMap<(&str, &str), (usize, usize)> = BTreeMap::new();
-    let mut trees: BTreeMap<&str, ()> = BTreeMap::new();
+    let mut trees: BTreeSet<&str> = BTreeSet::new();
     for o in outcomes {
         let Some((b, n, t)) = split_name(&o.name) else {
             continue;
@@ -30,7 +30,7 @@ pub fn markdown(
         if o.ok {
             c.0 += 1;
         }
-        trees.insert(t, ());
+        trees.insert(t);
     }
     let passed = outcomes.iter().filter(|o| o.ok).count();
     let mut md = String::new();

@@ -6,6 +6,8 @@
 //! nginx. The host's `/etc/nginx` is never written: every mount lives and dies with the
 //! worker's mount namespace.
 
+use std::fmt::Write as _;
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -148,7 +150,6 @@ pub fn worker_main(dir: &Path) -> Result<(), String> {
             text.push_str(&serde_json::to_string(o).expect("outcome serializes"));
             text.push('\n');
         }
-        use std::io::Write as _;
         std::fs::OpenOptions::new()
             .create(true)
             .append(true)
@@ -186,7 +187,7 @@ impl Worker {
         for t in grid::trees() {
             for n in t.names.iter().chain(std::iter::once(&t.host().to_string())) {
                 if n.parse::<std::net::IpAddr>().is_err() && n != "_" {
-                    text.push_str(&format!("127.0.0.1 {n}\n"));
+                    let _ = writeln!(text, "127.0.0.1 {n}");
                 }
             }
         }
@@ -255,10 +256,10 @@ impl Worker {
             };
             let result = catch_panic(|| (b.run)(&ctx));
             let mut message = result.err().unwrap_or_default();
-            if !message.is_empty() {
-                if let Some(log) = running.error_log_tail() {
-                    message.push_str(&format!("\n  nginx error.log: {log}"));
-                }
+            if !message.is_empty()
+                && let Some(log) = error_log_tail()
+            {
+                let _ = write!(message, "\n  nginx error.log: {log}");
             }
             outcomes.push(Outcome {
                 name: trial_name(b.name, &job.nginx, &job.tree),
@@ -332,9 +333,23 @@ impl Worker {
             std::fs::create_dir_all(etc.join(sub)).map_err(|e| e.to_string())?;
         }
         if !nginx.debian {
-            // Debian's modules are built for its 1.22 and refuse to load elsewhere.
-            let _ = std::fs::remove_dir_all(etc.join("modules-enabled"));
-            std::fs::create_dir_all(etc.join("modules-enabled")).map_err(|e| e.to_string())?;
+            // Debian's modules are built for its 1.22 and refuse to load elsewhere; a build's
+            // own brotli modules take their place, as a package of that version would add them.
+            let enabled = etc.join("modules-enabled");
+            let _ = std::fs::remove_dir_all(&enabled);
+            std::fs::create_dir_all(&enabled).map_err(|e| e.to_string())?;
+            if let Some(dir) = grid::brotli_modules(false, nginx.prefix.as_deref()) {
+                for m in ["filter", "static"] {
+                    std::fs::write(
+                        enabled.join(format!("50-mod-http-brotli-{m}.conf")),
+                        format!(
+                            "load_module {}/ngx_http_brotli_{m}_module.so;\n",
+                            dir.display()
+                        ),
+                    )
+                    .map_err(|e| e.to_string())?;
+                }
+            }
         }
         sh(
             "cp",
@@ -526,7 +541,7 @@ impl Running {
         loop {
             if let Ok(Some(status)) = self.child.try_wait() {
                 let err = std::fs::read_to_string(&self.stderr_path).unwrap_or_default();
-                let log = self.error_log_tail().unwrap_or_default();
+                let log = error_log_tail().unwrap_or_default();
                 return Err(format!(
                     "nginx did not start ({status}): {} {log}",
                     err.lines()
@@ -552,20 +567,20 @@ impl Running {
             std::thread::sleep(Duration::from_millis(50));
         }
     }
+}
 
-    /// The last `[emerg]`/`[error]`/`[crit]` lines of the tree's error log.
-    fn error_log_tail(&self) -> Option<String> {
-        let text = std::fs::read_to_string("/var/log/nginx/error.log").ok()?;
-        let lines: Vec<&str> = text
-            .lines()
-            .filter(|l| {
-                ["[emerg]", "[crit]", "[alert]"]
-                    .iter()
-                    .any(|k| l.contains(k))
-            })
-            .collect();
-        (!lines.is_empty()).then(|| lines[lines.len().saturating_sub(2)..].join(" | "))
-    }
+/// The last `[emerg]`/`[alert]`/`[crit]` lines of the tree's error log.
+fn error_log_tail() -> Option<String> {
+    let text = std::fs::read_to_string("/var/log/nginx/error.log").ok()?;
+    let lines: Vec<&str> = text
+        .lines()
+        .filter(|l| {
+            ["[emerg]", "[crit]", "[alert]"]
+                .iter()
+                .any(|k| l.contains(k))
+        })
+        .collect();
+    (!lines.is_empty()).then(|| lines[lines.len().saturating_sub(2)..].join(" | "))
 }
 
 impl Drop for Running {

@@ -43,6 +43,56 @@ fn is_root() -> bool {
         .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
 }
 
+/// Runs the jobs in worker processes and writes the report.
+fn run_all(
+    jobs: &[Job],
+    nginx: &[grid::Nginx],
+    all: &[behaviours::Behaviour],
+) -> Result<Vec<Outcome>, String> {
+    if !is_root() {
+        return Err("the behaviour suite runs as root (network and mount namespaces, ports 80/443): run scripts/stages/55-behaviour.sh".into());
+    }
+    let start = Instant::now();
+    let work = tempfile::Builder::new()
+        .prefix("nginx-gen-behaviour-")
+        .tempdir()
+        .map_err(|e| e.to_string())?;
+    let workers = std::env::var("NGINX_GEN_BEHAVIOUR_JOBS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(2);
+    eprintln!(
+        "behaviour: {} jobs (tree × nginx) on {workers} workers, nginx: {}",
+        jobs.len(),
+        nginx
+            .iter()
+            .map(|n| format!(
+                "{}={} ({}, OpenSSL {})",
+                n.label,
+                n.bin.display(),
+                n.version,
+                n.openssl
+            ))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let outcomes = run::run_jobs(jobs, workers, work.path());
+    if std::env::var("NGINX_GEN_BEHAVIOUR_KEEP").is_ok_and(|v| v == "1") {
+        eprintln!("behaviour: work directory kept: {}", work.keep().display());
+    }
+    let outcomes = outcomes?;
+    let order: Vec<&str> = all.iter().map(|b| b.name).collect();
+    let labels: Vec<String> = nginx.iter().map(|n| n.label.clone()).collect();
+    let md = report::markdown(&outcomes, &order, &labels, start.elapsed().as_secs_f64());
+    let artifacts = Path::new(env!("CARGO_MANIFEST_DIR")).join("../artifacts");
+    let path = artifacts.join("behaviour.md");
+    std::fs::create_dir_all(&artifacts)
+        .and_then(|()| std::fs::write(&path, md))
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    eprintln!("behaviour: results in {}", path.display());
+    Ok(outcomes)
+}
+
 fn main() -> ExitCode {
     if let Some(dir) = std::env::var_os(WORKER_ENV) {
         return match run::worker_main(Path::new(&dir)) {
@@ -97,57 +147,13 @@ fn main() -> ExitCode {
     let mut results: BTreeMap<String, Outcome> = BTreeMap::new();
     let mut global_error = None;
     if running && !jobs.is_empty() {
-        if !is_root() {
-            global_error = Some(
-                "the behaviour suite runs as root (network and mount namespaces, ports 80/443): run scripts/stages/55-behaviour.sh".to_string(),
-            );
-        } else {
-            let start = Instant::now();
-            let work = tempfile::Builder::new()
-                .prefix("nginx-gen-behaviour-")
-                .tempdir()
-                .expect("temp dir");
-            let workers = std::env::var("NGINX_GEN_BEHAVIOUR_JOBS")
-                .ok()
-                .and_then(|s| s.parse().ok())
-                .unwrap_or(2);
-            eprintln!(
-                "behaviour: {} jobs (tree × nginx) on {workers} workers, nginx: {}",
-                jobs.len(),
-                nginx
-                    .iter()
-                    .map(|n| format!(
-                        "{}={} ({}, OpenSSL {})",
-                        n.label,
-                        n.bin.display(),
-                        n.version,
-                        n.openssl
-                    ))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            );
-            match run::run_jobs(&jobs, workers, work.path()) {
-                Ok(outcomes) => {
-                    let order: Vec<&str> = all.iter().map(|b| b.name).collect();
-                    let labels: Vec<String> = nginx.iter().map(|n| n.label.clone()).collect();
-                    let md =
-                        report::markdown(&outcomes, &order, &labels, start.elapsed().as_secs_f64());
-                    let artifacts = Path::new(env!("CARGO_MANIFEST_DIR")).join("../artifacts");
-                    if std::fs::create_dir_all(&artifacts).is_ok() {
-                        let path = artifacts.join("behaviour.md");
-                        if std::fs::write(&path, md).is_ok() {
-                            eprintln!("behaviour: results in {}", path.display());
-                        }
-                    }
-                    for o in outcomes {
-                        results.insert(o.name.clone(), o);
-                    }
+        match run_all(&jobs, &nginx, &all) {
+            Ok(outcomes) => {
+                for o in outcomes {
+                    results.insert(o.name.clone(), o);
                 }
-                Err(e) => global_error = Some(e),
             }
-            if std::env::var("NGINX_GEN_BEHAVIOUR_KEEP").is_ok_and(|v| v == "1") {
-                eprintln!("behaviour: work directory kept: {}", work.keep().display());
-            }
+            Err(e) => global_error = Some(e),
         }
     }
 
