@@ -45,6 +45,8 @@ pub struct App {
 pub struct Head {
     pub method: String,
     pub path: String,
+    /// `HTTP/1.1`.
+    pub version: String,
     /// Lower-case names; repeated headers joined with ", " like a proxy would.
     pub headers: BTreeMap<String, String>,
 }
@@ -118,6 +120,7 @@ pub fn read_head(r: &mut impl BufRead) -> std::io::Result<Option<Head>> {
     let (Some(method), Some(path)) = (parts.next(), parts.next()) else {
         return Err(std::io::Error::other(format!("bad request line {line:?}")));
     };
+    let version = parts.next().unwrap_or("HTTP/1.0").to_string();
     let (method, path) = (method.to_string(), path.to_string());
     let mut headers: BTreeMap<String, String> = BTreeMap::new();
     loop {
@@ -145,6 +148,7 @@ pub fn read_head(r: &mut impl BufRead) -> std::io::Result<Option<Head>> {
     Ok(Some(Head {
         method,
         path,
+        version,
         headers,
     }))
 }
@@ -223,8 +227,19 @@ fn serve(stream: TcpStream, stats: &Stats) -> std::io::Result<()> {
         let upgrade = head
             .header("upgrade")
             .is_some_and(|u| u.eq_ignore_ascii_case("websocket"));
+        // As RFC 6455 servers do: an upgrade needs HTTP/1.1 and `Connection: upgrade` too.
+        let connection_upgrade = head.header("connection").is_some_and(|c| {
+            c.to_ascii_lowercase()
+                .split(',')
+                .any(|t| t.trim() == "upgrade")
+        });
         if upgrade && head.path.starts_with("/ws") {
-            return websocket(reader, writer, &head);
+            if connection_upgrade && head.version == "HTTP/1.1" {
+                return websocket(reader, writer, &head);
+            }
+            read_body(&mut reader, &head)?;
+            writer.write_all(b"HTTP/1.1 400 Bad Request\r\nX-Behaviour-App: echo\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")?;
+            return writer.flush();
         }
         let body_length = read_body(&mut reader, &head)?;
         if head.path.starts_with("/stream") {
@@ -324,6 +339,7 @@ mod tests {
         let head = |h: &str, v: &str| Head {
             method: "POST".into(),
             path: "/".into(),
+            version: "HTTP/1.1".into(),
             headers: [(h.to_string(), v.to_string())].into(),
         };
         let mut chunked = "5\r\nhello\r\n3;x=y\r\nabc\r\n0\r\n\r\nNEXT".as_bytes();
@@ -421,5 +437,11 @@ mod tests {
             );
         }
         ws.close(None).unwrap();
+        // Without `Connection: upgrade` (a proxy that drops it), no upgrade.
+        let out = get(
+            app.addr,
+            "GET /ws HTTP/1.1\r\nHost: h\r\nUpgrade: websocket\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n",
+        );
+        assert!(out.starts_with("HTTP/1.1 400"), "{out}");
     }
 }
