@@ -1,0 +1,838 @@
+//! The named behaviours: which trees each applies to, and the probe that decides it.
+//! Every expectation is the design of issue 11 (docs/verification.md, "Behaviour suite").
+
+use std::path::Path;
+use std::time::Duration;
+
+use crate::app::{APP_HEADER, App};
+use crate::client::{self, Req, Resp};
+use crate::grid::{LB_ADDR, Nginx, Special, Tree};
+
+/// The ACME token's name and content.
+pub const TOKEN: &str = "behaviour-token-4f1c";
+pub const TOKEN_CONTENT: &str = "behaviour-token-4f1c.key-authorization";
+/// Files in the document root that must never be served.
+pub const HIDDEN: &[&str] = &[
+    "/.env",
+    "/.git/config",
+    "/.htaccess",
+    "/site.bak",
+    "/index.html~",
+    "/x.swp",
+    "/old.orig",
+];
+/// `--max-body-size 2M`.
+pub const BODY_LIMIT: usize = 2 * 1024 * 1024;
+/// WebSocket messages per round trip test.
+pub const WS_MESSAGES: usize = 1000;
+
+/// What a behaviour can see of a running (tree, nginx).
+#[derive(Debug)]
+pub struct Ctx<'a> {
+    pub tree: &'a Tree,
+    pub nginx: &'a Nginx,
+    pub app: &'a App,
+    pub scratch: &'a Path,
+    /// `worker_processes` and the upstream `keepalive` from the tree's JSON output.
+    pub workers: usize,
+    pub keepalive: Option<usize>,
+    /// The gzip and brotli files of `/app.js`, as written.
+    pub app_js_gz: Vec<u8>,
+    pub app_js_br: Vec<u8>,
+}
+
+/// A named behaviour.
+#[derive(Debug, Clone, Copy)]
+pub struct Behaviour {
+    pub name: &'static str,
+    pub applies: fn(&Tree) -> bool,
+    pub run: fn(&Ctx) -> Result<(), String>,
+}
+
+fn port_suffix(port: u16, default: u16) -> String {
+    if port == default {
+        String::new()
+    } else {
+        format!(":{port}")
+    }
+}
+
+impl Ctx<'_> {
+    fn url(scheme: &str, host: &str, port: u16, path: &str) -> String {
+        let default = if scheme == "https" { 443 } else { 80 };
+        let host = if host.contains(':') {
+            format!("[{host}]")
+        } else {
+            host.to_string()
+        };
+        format!("{scheme}://{host}{}{path}", port_suffix(port, default))
+    }
+
+    fn req(scheme: &str, host: &str, port: u16, path: &str, via: &str) -> Req {
+        let r = Req::new(Self::url(scheme, host, port, path));
+        let r = if scheme == "https" { r.arg("-k") } else { r };
+        if host.parse::<std::net::IpAddr>().is_ok() {
+            if via == "127.0.0.1" {
+                r
+            } else {
+                // An IP literal as name, reached over another address: keep Host.
+                Req::new(Self::url(scheme, via.trim_matches(['[', ']']), port, path))
+                    .args_from(&r)
+                    .header(&format!("Host: {host}"))
+            }
+        } else {
+            r.resolve(host, port, via)
+        }
+    }
+
+    /// Plain HTTP to `host` on port 80 over IPv4 loopback.
+    pub fn http(&self, host: &str, path: &str) -> Req {
+        Self::req("http", host, 80, path, "127.0.0.1")
+    }
+
+    /// HTTPS to `host` on the tree's TLS port, certificate not verified.
+    pub fn https(&self, host: &str, path: &str) -> Req {
+        Self::req("https", host, self.tree.tls_port, path, "127.0.0.1")
+    }
+
+    /// The site's own scheme: HTTPS when it serves TLS, else plain HTTP.
+    pub fn site(&self, path: &str) -> Req {
+        if self.tree.serves_tls() {
+            self.https(self.tree.host(), path)
+        } else {
+            self.http(self.tree.host(), path)
+        }
+    }
+
+    pub fn send(&self, r: &Req) -> Resp {
+        r.send(self.scratch)
+    }
+
+    fn scheme(&self) -> &'static str {
+        if self.tree.serves_tls() {
+            "https"
+        } else {
+            "http"
+        }
+    }
+}
+
+impl Req {
+    fn args_from(mut self, other: &Req) -> Req {
+        self.args.extend(other.args.iter().cloned());
+        self
+    }
+}
+
+fn expect(cond: bool, what: impl FnOnce() -> String) -> Result<(), String> {
+    if cond { Ok(()) } else { Err(what()) }
+}
+
+fn status(ctx: &Ctx, r: &Req, want: u16, what: &str) -> Result<Resp, String> {
+    let resp = ctx.send(r);
+    expect(resp.exit == 0 && resp.status == want, || {
+        format!("{what}: want {want}, got {}", resp.summary())
+    })?;
+    Ok(resp)
+}
+
+/// The app's JSON echo of a request, or why there is none.
+fn echo(resp: &Resp, what: &str) -> Result<serde_json::Value, String> {
+    expect(
+        resp.exit == 0 && resp.status == 200 && resp.header(APP_HEADER).is_some(),
+        || format!("{what}: want 200 from the app, got {}", resp.summary()),
+    )?;
+    serde_json::from_slice(&resp.body).map_err(|e| format!("{what}: app answer not JSON: {e}"))
+}
+
+fn header_of<'v>(v: &'v serde_json::Value, name: &str) -> Option<&'v str> {
+    v["headers"][name].as_str()
+}
+
+fn expect_header(v: &serde_json::Value, name: &str, want: &str, what: &str) -> Result<(), String> {
+    let got = header_of(v, name);
+    expect(got == Some(want), || {
+        format!("{what}: the app saw {name}: {got:?}, want {want:?}")
+    })
+}
+
+// --- the behaviours ------------------------------------------------------------------------
+
+fn acme_token_over_http(ctx: &Ctx) -> Result<(), String> {
+    let names: Vec<&str> = ctx.tree.names.iter().map(String::as_str).collect();
+    for name in names {
+        let r = ctx.http(name, &format!("/.well-known/acme-challenge/{TOKEN}"));
+        let resp = status(ctx, &r, 200, &format!("token on http://{name}"))?;
+        expect(resp.text() == TOKEN_CONTENT, || {
+            format!("token on http://{name}: body {:?}", resp.text())
+        })?;
+        let path = "/some/page?x=1&y=two";
+        let resp = status(
+            ctx,
+            &ctx.http(name, path),
+            308,
+            &format!("http://{name}{path}"),
+        )?;
+        let want = format!(
+            "https://{name}{}{path}",
+            port_suffix(ctx.tree.tls_port, 443)
+        );
+        expect(resp.header("location") == Some(want.as_str()), || {
+            format!(
+                "http://{name}{path}: Location {:?}, want {want:?}",
+                resp.header("location")
+            )
+        })?;
+    }
+    Ok(())
+}
+
+fn closed_without_answer(ctx: &Ctx, r: &Req, what: &str) -> Result<(), String> {
+    let resp = ctx.send(r);
+    expect(resp.exit == 52, || {
+        format!(
+            "{what}: want the connection closed with no response (curl exit 52), got {}",
+            resp.summary()
+        )
+    })
+}
+
+fn handshake_refused(ctx: &Ctx, r: &Req, what: &str) -> Result<(), String> {
+    let resp = ctx.send(r);
+    expect(resp.exit == 35, || {
+        format!(
+            "{what}: want the TLS handshake refused (curl exit 35), got {}",
+            resp.summary()
+        )
+    })
+}
+
+fn unknown_host(ctx: &Ctx) -> Result<(), String> {
+    closed_without_answer(ctx, &ctx.http("unknown.test", "/"), "Host unknown.test")?;
+    // An IP-named TLS site is what clients without SNI reach, so it is the TLS default
+    // server: there, unknown names reach it too and only the plain-HTTP part applies.
+    if ctx.tree.serves_tls() && !ctx.tree.host_is_ip() {
+        handshake_refused(ctx, &ctx.https("unknown.test", "/"), "SNI unknown.test")?;
+        let r = ctx
+            .https(ctx.tree.host(), "/")
+            .arg("--http2")
+            .header("Host: other.test");
+        let resp = status(ctx, &r, 421, "HTTP/2, site SNI, :authority other.test")?;
+        expect(resp.version == "2", || {
+            format!("HTTP/2 was not negotiated (HTTP/{})", resp.version)
+        })?;
+    }
+    if !ctx.tree.host_is_ip() {
+        closed_without_answer(ctx, &Req::new("http://127.0.0.1/"), "Host 127.0.0.1")?;
+        if ctx.tree.serves_tls() {
+            let url = Ctx::url("https", "127.0.0.1", ctx.tree.tls_port, "/");
+            handshake_refused(
+                ctx,
+                &Req::new(url).arg("-k"),
+                "https://127.0.0.1 without SNI",
+            )?;
+        }
+    }
+    Ok(())
+}
+
+fn lb_health_probe(ctx: &Ctx) -> Result<(), String> {
+    let path = ctx.tree.health_path;
+    let mut probes = vec![(
+        Req::new(format!("http://127.0.0.1{path}")),
+        "plain HTTP by IP",
+    )];
+    if ctx.tree.serves_tls() {
+        let url = Ctx::url("https", "127.0.0.1", ctx.tree.tls_port, path);
+        probes.push((Req::new(url).arg("-k"), "TLS by IP without SNI"));
+    }
+    for (r, what) in probes {
+        let resp = status(ctx, &r, 200, &format!("{what} {path}"))?;
+        expect(resp.text().trim() == "ok", || {
+            format!("{what} {path}: body {:?}, want \"ok\"", resp.text())
+        })?;
+    }
+    Ok(())
+}
+
+fn hidden_and_backup_files(ctx: &Ctx) -> Result<(), String> {
+    let mut wrong = Vec::new();
+    for path in HIDDEN {
+        let resp = ctx.send(&ctx.site(path));
+        if resp.exit != 0 || resp.status != 404 {
+            wrong.push(format!("{path} → {}", resp.summary()));
+        } else if ctx.app.saw(path) {
+            wrong.push(format!("{path} reached the app"));
+        }
+    }
+    expect(wrong.is_empty(), || {
+        format!("want 404 for: {}", wrong.join("; "))
+    })?;
+    status(
+        ctx,
+        &ctx.site("/.well-known/security.txt"),
+        200,
+        "/.well-known/security.txt",
+    )?;
+    Ok(())
+}
+
+fn content_types(ctx: &Ctx) -> Result<(), String> {
+    for (path, ok) in [
+        ("/m.mjs", &["text/javascript", "application/javascript"][..]),
+        ("/site.webmanifest", &["application/manifest+json"][..]),
+    ] {
+        let resp = status(ctx, &ctx.site(path), 200, path)?;
+        let ct = resp.header("content-type").unwrap_or("");
+        let base = ct.split(';').next().unwrap_or("").trim();
+        expect(ok.contains(&base), || {
+            format!("{path}: Content-Type {ct:?}, want {}", ok.join(" or "))
+        })?;
+    }
+    Ok(())
+}
+
+fn ws_messages<S: std::io::Read + std::io::Write>(
+    url: &str,
+    host_header: &str,
+    stream: S,
+) -> Result<(), String> {
+    use tungstenite::client::IntoClientRequest;
+    let mut request = url
+        .into_client_request()
+        .map_err(|e| format!("request: {e}"))?;
+    request.headers_mut().insert(
+        "host",
+        host_header
+            .parse()
+            .map_err(|_| "bad host header".to_string())?,
+    );
+    let (mut ws, resp) = tungstenite::client::client(request, stream)
+        .map_err(|e| format!("the upgrade through nginx failed: {e}"))?;
+    expect(resp.status() == 101, || format!("status {}", resp.status()))?;
+    for i in 0..WS_MESSAGES {
+        let m = format!("message {i}");
+        ws.send(tungstenite::Message::text(m.clone()))
+            .map_err(|e| format!("send {i}: {e}"))?;
+        let back = ws.read().map_err(|e| format!("read {i}: {e}"))?;
+        expect(back.to_text().ok() == Some(m.as_str()), || {
+            format!("message {i} came back as {back:?}")
+        })?;
+    }
+    let _ = ws.close(None);
+    Ok(())
+}
+
+fn websocket_round_trip(ctx: &Ctx) -> Result<(), String> {
+    let host = ctx.tree.host();
+    let port = if ctx.tree.serves_tls() {
+        ctx.tree.tls_port
+    } else {
+        80
+    };
+    let default = if ctx.tree.serves_tls() { 443 } else { 80 };
+    let host_header = format!("{host}{}", port_suffix(port, default));
+    let url = format!("ws://{host_header}/ws");
+    if ctx.tree.serves_tls() {
+        let sni = (!ctx.tree.host_is_ip()).then_some(host);
+        let s =
+            client::SClient::connect(port, sni).map_err(|e| format!("openssl s_client: {e}"))?;
+        ws_messages(&url, &host_header, s)
+    } else {
+        let s = std::net::TcpStream::connect(("127.0.0.1", 80)).map_err(|e| e.to_string())?;
+        s.set_read_timeout(Some(Duration::from_secs(10)))
+            .map_err(|e| e.to_string())?;
+        ws_messages(&url, &host_header, s)
+    }
+}
+
+fn body_size_limit(ctx: &Ctx) -> Result<(), String> {
+    for (len, want) in [(BODY_LIMIT, 200), (BODY_LIMIT + 1, 413)] {
+        let file = ctx.scratch.join(format!("body-{len}"));
+        std::fs::write(&file, vec![b'x'; len]).map_err(|e| e.to_string())?;
+        let r = ctx
+            .site("/upload")
+            .arg("--data-binary")
+            .arg(format!("@{}", file.display()))
+            .header("Content-Type: application/octet-stream")
+            .header("Expect:");
+        let resp = status(ctx, &r, want, &format!("POST of {len} bytes"))?;
+        if want == 200 {
+            let v = echo(&resp, "POST at the limit")?;
+            expect(v["body_length"] == len, || {
+                format!("the app got {} bytes, want {len}", v["body_length"])
+            })?;
+        }
+    }
+    Ok(())
+}
+
+fn forwarded_headers_edge(ctx: &Ctx) -> Result<(), String> {
+    let r = ctx
+        .site("/fwd-edge")
+        .header("X-Forwarded-For: 6.6.6.6")
+        .header("X-Forwarded-Proto: https")
+        .header("X-Real-IP: 6.6.6.6");
+    let v = echo(&ctx.send(&r), "a spoofing client at the edge")?;
+    expect_header(&v, "x-forwarded-for", "127.0.0.1", "edge")?;
+    expect_header(&v, "x-real-ip", "127.0.0.1", "edge")?;
+    expect_header(&v, "x-forwarded-proto", ctx.scheme(), "edge")?;
+    expect_header(&v, "host", ctx.tree.host(), "edge")
+}
+
+fn forwarded_headers_behind_lb(ctx: &Ctx) -> Result<(), String> {
+    let host = ctx.tree.host();
+    let lb = ctx
+        .http(host, "/fwd-lb")
+        .arg("--interface")
+        .arg(LB_ADDR)
+        .header("X-Forwarded-For: 203.0.113.7")
+        .header("X-Forwarded-Proto: https");
+    let v = echo(&ctx.send(&lb), "from the trusted LB 127.0.0.2")?;
+    expect_header(&v, "x-real-ip", "203.0.113.7", "from the LB")?;
+    expect_header(
+        &v,
+        "x-forwarded-for",
+        "203.0.113.7, 127.0.0.2",
+        "from the LB",
+    )?;
+    expect_header(&v, "x-forwarded-proto", "https", "from the LB")?;
+    let direct = ctx
+        .http(host, "/fwd-direct")
+        .header("X-Forwarded-For: 203.0.113.7")
+        .header("X-Forwarded-Proto: https");
+    let v = echo(&ctx.send(&direct), "from untrusted 127.0.0.1")?;
+    expect_header(&v, "x-real-ip", "127.0.0.1", "from untrusted 127.0.0.1")?;
+    expect_header(
+        &v,
+        "x-forwarded-for",
+        "127.0.0.1",
+        "from untrusted 127.0.0.1",
+    )?;
+    expect_header(&v, "x-forwarded-proto", "http", "from untrusted 127.0.0.1")
+}
+
+fn upstream_keepalive_reused(ctx: &Ctx) -> Result<(), String> {
+    let keepalive = ctx
+        .keepalive
+        .ok_or("the tree's JSON output has no upstream keepalive setting")?;
+    let bound = ctx.workers * keepalive;
+    let conns = bound.clamp(1, 50);
+    // The path must reach the app in every workload (mixed: not a file on disk).
+    let path = "/ka";
+    let (url, host) = if ctx.tree.serves_tls() {
+        (
+            Ctx::url("https", ctx.tree.host(), ctx.tree.tls_port, path),
+            ctx.tree.host().to_string(),
+        )
+    } else {
+        (
+            format!("http://127.0.0.1{path}"),
+            ctx.tree.host().to_string(),
+        )
+    };
+    ctx.app.reset();
+    let load = client::wrk(&url, &host, conns, 3)?;
+    let accepted = ctx.app.accepted();
+    let served = ctx.app.requests() as u64;
+    expect(load.requests >= 2000 && load.non_2xx == 0, || {
+        format!(
+            "wrk: {} requests, {} not 2xx/3xx {}",
+            load.requests, load.non_2xx, load.socket_errors
+        )
+    })?;
+    expect(served * 10 >= load.requests * 9, || {
+        format!(
+            "only {served} of {} requests reached the app",
+            load.requests
+        )
+    })?;
+    expect(
+        accepted <= bound && (accepted as u64) * 20 <= load.requests,
+        || {
+            format!(
+                "the app accepted {accepted} TCP connections for {} requests over {conns} client connections (bound: {} workers × keepalive {keepalive} = {bound})",
+                load.requests, ctx.workers
+            )
+        },
+    )?;
+    let close = ctx.app.close_requested();
+    expect(close == 0, || {
+        format!("{close} requests reached the app with Connection: close")
+    })
+}
+
+fn precompressed_served(ctx: &Ctx) -> Result<(), String> {
+    let mut encodings = vec![("gzip", &ctx.app_js_gz)];
+    if ctx.tree.brotli && ctx.nginx.brotli {
+        encodings.push(("br", &ctx.app_js_br));
+    }
+    for (enc, file) in encodings {
+        let r = ctx
+            .site("/app.js")
+            .header(&format!("Accept-Encoding: {enc}"));
+        let resp = status(ctx, &r, 200, &format!("/app.js, Accept-Encoding: {enc}"))?;
+        expect(resp.header("content-encoding") == Some(enc), || {
+            format!(
+                "Accept-Encoding: {enc}: Content-Encoding {:?}",
+                resp.header("content-encoding")
+            )
+        })?;
+        let vary = resp.header("vary").unwrap_or("").to_ascii_lowercase();
+        expect(vary.contains("accept-encoding"), || {
+            format!("Accept-Encoding: {enc}: Vary {:?}", resp.header("vary"))
+        })?;
+        expect(&resp.body == file, || {
+            format!(
+                "Accept-Encoding: {enc}: the body is not the precompressed app.js.{} file",
+                if enc == "gzip" { "gz" } else { "br" }
+            )
+        })?;
+    }
+    Ok(())
+}
+
+fn hsts(ctx: &Ctx) -> Result<(), String> {
+    for path in ["/", "/hsts-check", "/.env", "/missing.png", "/app.js"] {
+        let resp = ctx.send(&ctx.site(path));
+        expect(resp.exit == 0, || format!("{path}: {}", resp.summary()))?;
+        let h = resp.header("strict-transport-security").unwrap_or("");
+        let max_age = h
+            .split(';')
+            .find_map(|p| p.trim().strip_prefix("max-age="))
+            .and_then(|v| v.trim_matches('"').parse::<u64>().ok());
+        expect(max_age.is_some_and(|a| a >= 31_536_000), || {
+            format!("{path} ({}): Strict-Transport-Security {h:?}", resp.status)
+        })?;
+    }
+    Ok(())
+}
+
+/// `(openssl s_client flag, protocol name)` pairs.
+type Versions<'a> = &'a [(&'a str, &'a str)];
+
+fn tls_versions(ctx: &Ctx) -> Result<(), String> {
+    let sni = (!ctx.tree.host_is_ip()).then_some(ctx.tree.host());
+    let port = ctx.tree.tls_port;
+    let (accepted, refused): (Versions, Versions) = match ctx.tree.tls {
+        Some("modern") => (&[("-tls1_3", "TLSv1.3")], &[("-tls1_2", "TLSv1.2")]),
+        _ => (
+            &[("-tls1_2", "TLSv1.2"), ("-tls1_3", "TLSv1.3")],
+            &[("-tls1", "TLSv1"), ("-tls1_1", "TLSv1.1")],
+        ),
+    };
+    for (flag, proto) in accepted {
+        let hs = client::handshake(port, sni, flag);
+        expect(hs.ok && hs.protocol.as_deref() == Some(*proto), || {
+            format!("{proto} refused: {}", hs.last_error())
+        })?;
+    }
+    for (flag, proto) in refused {
+        let hs = client::handshake(port, sni, flag);
+        expect(hs.server_refused(), || {
+            if hs.ok {
+                format!("{proto} accepted")
+            } else {
+                format!(
+                    "{proto} failed, but not by a server alert: {}",
+                    hs.last_error()
+                )
+            }
+        })?;
+    }
+    let resp = status(ctx, &ctx.site("/").arg("--http2"), 200, "HTTP/2 over TLS")?;
+    expect(resp.version == "2", || {
+        format!("HTTP/{} negotiated, want 2", resp.version)
+    })
+}
+
+fn ipv6_reachable(ctx: &Ctx) -> Result<(), String> {
+    let host = ctx.tree.host();
+    let mut probes = vec![("http", 80)];
+    if ctx.tree.serves_tls() {
+        probes.push(("https", ctx.tree.tls_port));
+    }
+    for (scheme, port) in probes {
+        let answers: Vec<Resp> = ["127.0.0.1", "[::1]"]
+            .iter()
+            .map(|via| ctx.send(&Ctx::req(scheme, host, port, "/v6-probe", via)))
+            .collect();
+        let key = |r: &Resp| (r.exit, r.status, r.header(APP_HEADER).is_some());
+        expect(answers[1].exit == 0, || {
+            format!("{scheme} over [::1]: {}", answers[1].summary())
+        })?;
+        expect(key(&answers[0]) == key(&answers[1]), || {
+            format!(
+                "{scheme}: 127.0.0.1 → {}, [::1] → {}",
+                answers[0].summary(),
+                answers[1].summary()
+            )
+        })?;
+    }
+    Ok(())
+}
+
+fn mixed_asset_fallback(ctx: &Ctx) -> Result<(), String> {
+    let resp = ctx.send(&ctx.site("/generated.png"));
+    expect(
+        resp.exit == 0 && resp.status == 200 && resp.header(APP_HEADER).is_some(),
+        || {
+            format!(
+                "/generated.png (not on disk): want 200 from the app, got {}",
+                resp.summary()
+            )
+        },
+    )?;
+    let resp = status(ctx, &ctx.site("/exists.png"), 200, "/exists.png (on disk)")?;
+    expect(resp.header(APP_HEADER).is_none(), || {
+        "/exists.png was answered by the app, not from disk".to_string()
+    })
+}
+
+fn catch_all_name(ctx: &Ctx) -> Result<(), String> {
+    for host in ["random-1.test", "127.0.0.1", "www.example.org"] {
+        let r = if host == "127.0.0.1" {
+            Req::new("http://127.0.0.1/")
+        } else {
+            ctx.http(host, "/")
+        };
+        status(ctx, &r, 200, &format!("Host {host}"))?;
+    }
+    Ok(())
+}
+
+fn ip_server_name(ctx: &Ctx) -> Result<(), String> {
+    let url = Ctx::url("https", "127.0.0.1", ctx.tree.tls_port, "/");
+    let resp = ctx.send(&Req::new(url).arg("-k"));
+    expect(resp.exit == 0 && resp.status == 200, || {
+        format!("https://127.0.0.1/ without SNI: {}", resp.summary())
+    })?;
+    expect(
+        !ctx.tree.has_app() || resp.header(APP_HEADER).is_some(),
+        || "answered, but not by the site's app".to_string(),
+    )
+}
+
+fn long_server_name(ctx: &Ctx) -> Result<(), String> {
+    status(ctx, &ctx.site("/"), 200, "the 50-character name").map(|_| ())
+}
+
+fn bootstrap_http_only(ctx: &Ctx) -> Result<(), String> {
+    let host = ctx.tree.host();
+    let resp = status(
+        ctx,
+        &ctx.http(host, &format!("/.well-known/acme-challenge/{TOKEN}")),
+        200,
+        "the ACME token",
+    )?;
+    expect(resp.text() == TOKEN_CONTENT, || {
+        format!("token body {:?}", resp.text())
+    })?;
+    status(ctx, &ctx.http(host, "/"), 200, "the site over plain HTTP")?;
+    let resp = ctx.send(&ctx.https(host, "/"));
+    expect(resp.exit == 7, || {
+        format!(
+            "something answers on {}: {}",
+            ctx.tree.tls_port,
+            resp.summary()
+        )
+    })
+}
+
+fn debian_sites_kept(ctx: &Ctx) -> Result<(), String> {
+    let resp = status(
+        ctx,
+        &ctx.http("other.test", "/"),
+        200,
+        "the existing site other.test",
+    )?;
+    expect(resp.text().trim() == "other", || {
+        format!(
+            "other.test answered {:?}, not the existing site",
+            resp.text()
+        )
+    })?;
+    status(ctx, &ctx.site("/"), 200, "the generated site").map(|_| ())
+}
+
+fn streaming(ctx: &Ctx) -> Result<(), String> {
+    // As a browser asks: compressed. nginx's gzip filter holds small chunks unless the
+    // upstream response is unbuffered (it flushes each one then).
+    let r = ctx.site("/stream").arg("--compressed");
+    let (first, total, body) = client::time_stream(&r.args, &r.url)?;
+    expect(body.contains("chunk 0") && body.contains("chunk 4"), || {
+        format!("stream body {body:?}")
+    })?;
+    expect(
+        first < Duration::from_millis(500) && first + Duration::from_millis(500) < total,
+        || {
+            format!(
+                "first chunk after {first:?}, the last after {total:?}: the response was buffered"
+            )
+        },
+    )
+}
+
+fn readme_tree(ctx: &Ctx) -> Result<(), String> {
+    let host = ctx.tree.host();
+    status(ctx, &ctx.https(host, "/"), 200, "https://example.com/")?;
+    status(ctx, &ctx.http(host, "/x"), 308, "http://example.com/x").map(|_| ())
+}
+
+/// Every behaviour, in report order.
+pub fn all() -> Vec<Behaviour> {
+    let any: fn(&Tree) -> bool = |_| true;
+    vec![
+        Behaviour {
+            name: "acme_token_over_http",
+            applies: Tree::serves_tls,
+            run: acme_token_over_http,
+        },
+        Behaviour {
+            name: "unknown_host",
+            // Not with Debian's stock default site enabled: it is the default server there.
+            applies: |t| {
+                !t.behind_lb && !matches!(t.special, Special::CatchAll | Special::DebianSites)
+            },
+            run: unknown_host,
+        },
+        Behaviour {
+            name: "lb_health_probe",
+            applies: |t| t.behind_lb,
+            run: lb_health_probe,
+        },
+        Behaviour {
+            name: "hidden_and_backup_files",
+            applies: any,
+            run: hidden_and_backup_files,
+        },
+        Behaviour {
+            name: "content_types",
+            applies: Tree::has_files,
+            run: content_types,
+        },
+        Behaviour {
+            name: "websocket_round_trip",
+            applies: Tree::has_app,
+            run: websocket_round_trip,
+        },
+        Behaviour {
+            name: "body_size_limit",
+            applies: |t| t.special == Special::BodyLimit,
+            run: body_size_limit,
+        },
+        Behaviour {
+            name: "forwarded_headers_edge",
+            applies: |t| t.has_app() && !t.behind_lb,
+            run: forwarded_headers_edge,
+        },
+        Behaviour {
+            name: "forwarded_headers_behind_lb",
+            applies: |t| t.has_app() && t.behind_lb && t.tls.is_none(),
+            run: forwarded_headers_behind_lb,
+        },
+        Behaviour {
+            name: "upstream_keepalive_reused",
+            applies: Tree::has_app,
+            run: upstream_keepalive_reused,
+        },
+        Behaviour {
+            name: "precompressed_served",
+            applies: Tree::has_files,
+            run: precompressed_served,
+        },
+        Behaviour {
+            name: "hsts",
+            applies: Tree::serves_tls,
+            run: hsts,
+        },
+        Behaviour {
+            name: "tls_versions",
+            applies: Tree::serves_tls,
+            run: tls_versions,
+        },
+        Behaviour {
+            name: "ipv6_reachable",
+            applies: any,
+            run: ipv6_reachable,
+        },
+        Behaviour {
+            name: "mixed_asset_fallback",
+            applies: |t| t.workload == "mixed",
+            run: mixed_asset_fallback,
+        },
+        Behaviour {
+            name: "catch_all_name",
+            applies: |t| t.special == Special::CatchAll,
+            run: catch_all_name,
+        },
+        Behaviour {
+            name: "ip_server_name",
+            applies: |t| t.special == Special::IpName,
+            run: ip_server_name,
+        },
+        Behaviour {
+            name: "long_server_name",
+            applies: |t| t.special == Special::LongName,
+            run: long_server_name,
+        },
+        Behaviour {
+            name: "bootstrap_http_only",
+            applies: |t| t.special == Special::Bootstrap,
+            run: bootstrap_http_only,
+        },
+        Behaviour {
+            name: "debian_sites_kept",
+            applies: |t| t.special == Special::DebianSites,
+            run: debian_sites_kept,
+        },
+        Behaviour {
+            name: "streaming",
+            applies: Tree::has_app,
+            run: streaming,
+        },
+        Behaviour {
+            name: "readme_tree",
+            applies: |t| t.special == Special::Readme,
+            run: readme_tree,
+        },
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_behaviour_applies_somewhere_and_names_are_unique() {
+        let trees = crate::grid::trees();
+        let all = all();
+        for b in &all {
+            assert!(
+                trees.iter().any(|t| (b.applies)(t)),
+                "{} applies to no tree",
+                b.name
+            );
+        }
+        let mut names: Vec<_> = all.iter().map(|b| b.name).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), all.len());
+        assert_eq!(all.len(), 22, "the 22 behaviours of issue 11");
+    }
+
+    #[test]
+    fn urls_keep_non_default_ports_only() {
+        assert_eq!(Ctx::url("https", "a.test", 443, "/x"), "https://a.test/x");
+        assert_eq!(
+            Ctx::url("https", "a.test", 8443, "/x"),
+            "https://a.test:8443/x"
+        );
+        assert_eq!(Ctx::url("http", "::1", 80, "/"), "http://[::1]/");
+        let r = Ctx::req("http", "127.0.0.1", 80, "/p", "[::1]");
+        assert_eq!(r.url, "http://[::1]/p");
+        assert!(r.args.contains(&"Host: 127.0.0.1".to_string()), "{r:?}");
+        let r = Ctx::req("https", "a.test", 443, "/p", "[::1]");
+        assert_eq!(r.args, ["-k", "--resolve", "a.test:443:[::1]"]);
+    }
+}
