@@ -237,7 +237,8 @@ fn unknown_host(ctx: &Ctx) -> Result<(), String> {
 }
 
 fn lb_health_probe(ctx: &Ctx) -> Result<(), String> {
-    let path = ctx.tree.health_path;
+    // The generator's fixed health location (LocationRole::Health).
+    let path = "/healthz";
     let mut probes = vec![(
         Req::new(format!("http://127.0.0.1{path}")),
         "plain HTTP by IP",

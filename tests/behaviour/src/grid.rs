@@ -47,7 +47,6 @@ pub struct Tree {
     pub layout: &'static str,
     /// The layout's default document root (not passed: the default is part of the test).
     pub root: &'static str,
-    pub health_path: &'static str,
     pub special: Special,
     /// Flags besides those the fields above produce.
     pub extra: Vec<String>,
@@ -65,7 +64,6 @@ impl Tree {
             brotli: false,
             layout: "debian",
             root: "/var/www/html",
-            health_path: "/healthz",
             special: Special::None,
             extra: Vec::new(),
         }
@@ -145,9 +143,11 @@ impl Tree {
             a.extend(["--tls-key".into(), key.display().to_string()]);
             return a;
         }
+        // Everything is given: the tree is for the nginx under test, not for this host
+        // (whose Debian brotli modules and default site belong to another nginx).
         push(
             &mut a,
-            &["--workload", self.workload, "--upstream", APP_ADDR],
+            &["--no-detect", "--workload", self.workload, "--upstream", APP_ADDR],
         );
         push(&mut a, &["--layout", self.layout]);
         for n in &self.names {
@@ -165,9 +165,6 @@ impl Tree {
         }
         if self.behind_lb {
             a.push("--behind-lb".into());
-            if self.health_path != "/healthz" {
-                push(&mut a, &["--health-path", self.health_path]);
-            }
         }
         if self.brotli && nginx.brotli {
             a.push("--brotli".into());
@@ -228,7 +225,6 @@ pub fn trees() -> Vec<Tree> {
         .tls("intermediate")
         .lb()
         .extra(&["--vcpu", "2", "--ram", "4G"]);
-    lb.health_path = "/lb-health";
     t.push(lb);
     let mut tiny = Tree::new("static-tiny-rhel", "static", "tiny.test")
         .extra(&["--vcpu", "1", "--ram", "256M"]);
