@@ -411,7 +411,10 @@ mod tests {
                 .split(':')
                 .map(|g| g.trim_start_matches('?'))
                 .collect::<Vec<_>>(),
-            TLS_GUIDELINE.groups_post_quantum.split(':').collect::<Vec<_>>()
+            TLS_GUIDELINE
+                .groups_post_quantum
+                .split(':')
+                .collect::<Vec<_>>()
         );
         assert_eq!(
             tolerant_groups("X25519:SecP256r1MLKEM768:x25519kyber768draft00"),
