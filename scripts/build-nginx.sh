@@ -106,7 +106,7 @@ apt_update_once() { # SUITE…: update when a suite's Sources index is missing
 # version of that upstream series the indexes list, newest first (a mirror may lag behind its
 # index). Prints the tarball's path; returns 3 when none can be fetched.
 fetch_orig() {
-  local pkg=$1 suite=$2 glob=$3 dir=$cache/src cand line uri file size hash
+  local pkg=$1 suite=$2 glob=$3 dir=$cache/src cand line uri file size hash tried=" "
   mkdir -p "$dir"
   # shellcheck disable=SC2207 # versions hold no white space
   local cands=("$pkg/$suite" $(apt-cache showsrc "$pkg" 2>/dev/null | sed -n 's/^Version: //p' | sort -u | sort -rV | sed "s/^/$pkg=/"))
@@ -117,6 +117,8 @@ fetch_orig() {
     uri=${uri//\'/}
     # shellcheck disable=SC2254 # GLOB is a pattern on purpose
     case ${file#"${pkg}"_} in $glob.orig.tar.*) ;; *) continue ;; esac
+    case $tried in *" $file "*) continue ;; esac
+    tried="$tried$file "
     if [ -s "$dir/$file" ] && [ "$(sha256sum "$dir/$file" | cut -d' ' -f1)" = "${hash#SHA256:}" ]; then
       echo "$dir/$file"; return 0
     fi

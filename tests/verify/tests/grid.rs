@@ -379,7 +379,7 @@ fn analysers_every_openssl_gate() {
             let mut raw = any.new_tree(&mut runner).expect("strategy").current();
             // TLS on (the gates are TLS settings), every layout and profile, the nginx
             // versions from Debian 12's 1.22 on. Below 1.19.4 (no `ssl_reject_handshake`)
-            // gixy-ng rates the TLS catch-all's `return 444` without HSTS MEDIUM: finding F6
+            // gixy-ng rates the TLS catch-all's `return 444` without HSTS MEDIUM: finding F8
             // in docs/verification.md, reported to the owner of the catch-all rule.
             raw.nginx_version = Some(GATE_NGINX[made % GATE_NGINX.len()].to_owned());
             raw.openssl_version = Some(v.to_string());
