@@ -19,6 +19,26 @@ pub(super) static HSTS: Rule = Rule {
     },
 };
 
+pub(super) static HSTS_CATCH_ALL: Rule = Rule {
+    name: "add_header",
+    texts: &[Text::new(
+        "hsts",
+        "Browsers use HTTPS only, for two years (Mozilla).",
+    )],
+    decide: Decide::When {
+        // The TLS catch-all completes handshakes (before ssl_reject_handshake, or behind a
+        // load balancer whose probes send no SNI): its answers carry the header too.
+        when: |c| {
+            c.catch_all_tls()
+                && (c.i.behind_lb || !c.v.has(crate::policy::Feature::SslRejectHandshake))
+        },
+        scope: Scope::Server {
+            server: ServerRole::CatchAllTls,
+        },
+        args: &["Strict-Transport-Security", "max-age=63072000", "always"],
+    },
+};
+
 pub(super) static ALT_SVC: Rule = Rule {
     name: "add_header",
     texts: &[
@@ -167,5 +187,19 @@ mod tests {
         );
         let h2 = plan(r#"{"tls":true}"#);
         assert_eq!(values_in(&h2, tls, "add_header").len(), 3);
+    }
+
+    #[test]
+    fn a_tls_catch_all_that_answers_sends_hsts() {
+        let catch_all = Scope::Server {
+            server: ServerRole::CatchAllTls,
+        };
+        let hsts = ["Strict-Transport-Security max-age=63072000 always"];
+        let old = plan(r#"{"tls":true,"nginx_version":"1.18.0"}"#);
+        assert_eq!(values_in(&old, catch_all, "add_header"), hsts);
+        let lb = plan(r#"{"tls":true,"behind_lb":true,"nginx_version":"1.30.0"}"#);
+        assert_eq!(values_in(&lb, catch_all, "add_header"), hsts);
+        let new = plan(r#"{"tls":true,"nginx_version":"1.30.0"}"#);
+        assert!(values_in(&new, catch_all, "add_header").is_empty());
     }
 }

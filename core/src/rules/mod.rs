@@ -360,6 +360,7 @@ pub static RULES: &[&Rule] = &[
     &tls::SSL_CERTIFICATE_CATCH_ALL,
     &tls::SSL_CERTIFICATE_KEY_CATCH_ALL,
     &site::RETURN_CATCH_ALL_TLS,
+    &headers::HSTS_CATCH_ALL,
     &site::HEALTH_RETURN,
     &site::HEALTH_TYPE,
     &site::HEALTH_LOG,

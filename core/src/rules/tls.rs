@@ -72,7 +72,7 @@ pub(super) static SSL_ECDH_CURVE: Rule = Rule {
     name: "ssl_ecdh_curve",
     texts: &[Text::new(
         "ssl_ecdh_curve",
-        "Mozilla's key-exchange groups; the post-quantum X25519MLKEM768 only with OpenSSL ≥ {PostQuantumKex}, where older versions would refuse the whole list.",
+        "Mozilla's key-exchange groups; the post-quantum X25519MLKEM768 only with OpenSSL ≥ {PostQuantumKex}, where older versions would refuse the whole list, and marked `?` so that an OpenSSL built without it skips that group instead of failing to start.",
     )
     .inputs(&["openssl_version"])],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
@@ -80,15 +80,34 @@ pub(super) static SSL_ECDH_CURVE: Rule = Rule {
             return;
         }
         let pq = c.v.has(Feature::PostQuantumKex);
-        let groups = if pq {
-            TLS_GUIDELINE.groups_post_quantum
+        let groups: std::borrow::Cow<'static, str> = if pq {
+            tolerant_groups(TLS_GUIDELINE.groups_post_quantum).into()
         } else {
-            TLS_GUIDELINE.groups
+            TLS_GUIDELINE.groups.into()
         };
         let f = Formula::version_gate("OpenSSL", c.v.openssl, Feature::PostQuantumKex.since());
-        out.set_args(H, vec![groups.into()], &SSL_ECDH_CURVE.texts[0], Some(f));
+        out.set_args(H, vec![groups], &SSL_ECDH_CURVE.texts[0], Some(f));
     }),
 };
+
+/// Marks each post-quantum group of an OpenSSL group list with `?` (OpenSSL ≥ 3.3 skips a
+/// `?` group it does not know instead of rejecting the whole list): the same groups in the
+/// same order where OpenSSL has them, and nginx still starts where a build lacks them (a
+/// distribution's OpenSSL 3.5 without ML-KEM, a FIPS provider). gixy-ng and Gixy-Next rate
+/// a post-quantum group without `?` HIGH/MEDIUM for that reason.
+fn tolerant_groups(list: &str) -> String {
+    list.split(':')
+        .map(|g| {
+            let upper = g.to_ascii_uppercase();
+            if upper.contains("MLKEM") || upper.contains("KYBER") {
+                format!("?{g}")
+            } else {
+                g.to_owned()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(":")
+}
 
 pub(super) static SSL_SESSION_CACHE: Rule = Rule {
     name: "ssl_session_cache",
@@ -349,7 +368,9 @@ pub(super) static RESOLVER: Rule = Rule {
 
 #[cfg(test)]
 mod tests {
+    use super::tolerant_groups;
     use crate::plan::{Scope, ServerRole};
+    use crate::policy::TLS_GUIDELINE;
     use crate::rules::testing::{formula, omitted, plan, value, values, values_in};
 
     const TLS: &str = r#""tls":true,"server_names":["example.com"]"#;
@@ -399,9 +420,34 @@ mod tests {
         let new = plan(&format!(r#"{{{TLS},"openssl_version":"3.5.0"}}"#));
         assert_eq!(
             value(&new, "ssl_ecdh_curve").as_deref(),
-            Some("X25519MLKEM768:X25519:prime256v1:secp384r1")
+            Some("?X25519MLKEM768:X25519:prime256v1:secp384r1")
         );
         assert_eq!(formula(&new, "ssl_ecdh_curve"), "OpenSSL 3.5.0 ≥ 3.5.0");
+        let newer = plan(&format!(r#"{{{TLS},"openssl_version":"3.6.1"}}"#));
+        assert_eq!(
+            value(&newer, "ssl_ecdh_curve").as_deref(),
+            Some("?X25519MLKEM768:X25519:prime256v1:secp384r1")
+        );
+    }
+
+    #[test]
+    fn only_post_quantum_groups_are_marked_optional() {
+        // Mozilla's list keeps its groups and order; only the post-quantum ones get `?`.
+        assert_eq!(
+            tolerant_groups(TLS_GUIDELINE.groups_post_quantum)
+                .split(':')
+                .map(|g| g.trim_start_matches('?'))
+                .collect::<Vec<_>>(),
+            TLS_GUIDELINE
+                .groups_post_quantum
+                .split(':')
+                .collect::<Vec<_>>()
+        );
+        assert_eq!(
+            tolerant_groups("X25519:SecP256r1MLKEM768:x25519kyber768draft00"),
+            "X25519:?SecP256r1MLKEM768:?x25519kyber768draft00"
+        );
+        assert_eq!(tolerant_groups(TLS_GUIDELINE.groups), TLS_GUIDELINE.groups);
     }
 
     #[test]

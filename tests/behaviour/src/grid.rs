@@ -147,7 +147,13 @@ impl Tree {
         // (whose Debian brotli modules and default site belong to another nginx).
         push(
             &mut a,
-            &["--no-detect", "--workload", self.workload, "--upstream", APP_ADDR],
+            &[
+                "--no-detect",
+                "--workload",
+                self.workload,
+                "--upstream",
+                APP_ADDR,
+            ],
         );
         push(&mut a, &["--layout", self.layout]);
         for n in &self.names {

@@ -1,8 +1,7 @@
-//! The gixy-ng security analyser over generated trees, and the reviewed allow-list.
+//! The security analysers gixy-ng and Gixy-Next over generated trees.
 //!
-//! Policy (docs/verification.md): no finding of MEDIUM or HIGH severity, ever; a LOW or
-//! UNSPECIFIED finding passes only when its plugin is in `tests/verify/gixy-allow.txt`
-//! with the reason it was reviewed and judged wrong or inapplicable.
+//! Policy (docs/verification.md): no finding of MEDIUM or HIGH severity from either, ever,
+//! and no allow-list: the generator is fixed, never a list.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -31,47 +30,45 @@ impl Finding {
     }
 }
 
-/// An allow-list entry: a LOW finding judged not applicable, with why.
+/// One analyser: its name in reports and its binary.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Allowed {
-    /// Plugin name.
-    pub plugin: String,
-    /// Why it is accepted.
-    pub reason: String,
+pub struct Analyser {
+    /// `gixy-ng` or `Gixy-Next`.
+    pub name: &'static str,
+    /// The `gixy` entry point of its virtualenv.
+    pub bin: PathBuf,
 }
 
-/// Reads the allow-list: `plugin: reason` lines; `#` comments and blank lines ignored.
-pub fn allow_list(text: &str) -> Result<Vec<Allowed>, String> {
-    let mut out = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        let t = line.trim();
-        if t.is_empty() || t.starts_with('#') {
-            continue;
-        }
-        let (plugin, reason) = t
-            .split_once(':')
-            .ok_or_else(|| format!("gixy-allow.txt line {}: expected `plugin: reason`", n + 1))?;
-        let reason = reason.trim();
-        if reason.len() < 20 {
-            return Err(format!(
-                "gixy-allow.txt line {}: the reason for {plugin} is missing or too short",
-                n + 1
-            ));
-        }
-        out.push(Allowed {
-            plugin: plugin.trim().to_owned(),
-            reason: reason.to_owned(),
-        });
-    }
-    Ok(out)
-}
-
-/// The gixy binary: `NGINX_GEN_GIXY`, else `.venv/bin/gixy` at the repository root.
-pub fn binary() -> PathBuf {
-    std::env::var_os("NGINX_GEN_GIXY").map_or_else(
-        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.venv/bin/gixy"),
+fn venv_bin(var: &str, default: &str) -> PathBuf {
+    std::env::var_os(var).map_or_else(
+        || {
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../..")
+                .join(default)
+        },
         PathBuf::from,
     )
+}
+
+/// The gixy-ng binary: `NGINX_GEN_GIXY`, else `.venv/bin/gixy` at the repository root.
+pub fn binary() -> PathBuf {
+    venv_bin("NGINX_GEN_GIXY", ".venv/bin/gixy")
+}
+
+/// Both analysers. They install the same Python package name (`gixy`), so each has its own
+/// virtualenv: gixy-ng in `.venv/` (`NGINX_GEN_GIXY`), Gixy-Next in `.venv-next/`
+/// (`NGINX_GEN_GIXY_NEXT`); `scripts/stages/50-verify.sh` creates both.
+pub fn analysers() -> Vec<Analyser> {
+    vec![
+        Analyser {
+            name: "gixy-ng",
+            bin: binary(),
+        },
+        Analyser {
+            name: "Gixy-Next",
+            bin: venv_bin("NGINX_GEN_GIXY_NEXT", ".venv-next/bin/gixy-next"),
+        },
+    ]
 }
 
 fn field(v: &Value, name: &str) -> String {
@@ -118,10 +115,8 @@ pub fn run(gixy: &Path, confs: &[PathBuf]) -> Result<Vec<Finding>, String> {
         .collect())
 }
 
-/// Findings that fail the policy: every serious one, and LOW ones not in `allowed`.
-pub fn violations<'a>(findings: &'a [Finding], allowed: &[Allowed]) -> Vec<&'a Finding> {
-    findings
-        .iter()
-        .filter(|f| f.serious() || !allowed.iter().any(|a| a.plugin == f.plugin))
-        .collect()
+/// Findings that fail the policy: every one of MEDIUM or HIGH severity. There is no
+/// allow-list; LOW and UNSPECIFIED findings are reported, never hidden.
+pub fn violations(findings: &[Finding]) -> Vec<&Finding> {
+    findings.iter().filter(|f| f.serious()).collect()
 }

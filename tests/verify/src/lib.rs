@@ -7,7 +7,7 @@
 //! - [`nginx`]: generated trees on disk, checked by a real `nginx -t` in parallel;
 //! - [`parse`] and [`expect`]: an independent parser of nginx's grammar and the check that
 //!   the parsed directive tree equals the [`Plan`](nginx_gen_core::Plan);
-//! - [`gixy`]: the gixy-ng security analyser and its reviewed allow-list;
+//! - [`gixy`]: the security analysers gixy-ng and Gixy-Next (no allow-list);
 //! - [`fuzz`]: the bodies of the cargo-fuzz targets, also run on stable over seeds.
 //!
 //! `scripts/stages/50-verify.sh` runs it all; docs/verification.md explains it.

@@ -37,12 +37,28 @@ impl Nginx {
         Self { bin, prefix: None }
     }
 
-    /// The nginx 1.26 build named by `NGINX_GEN_NGINX_1_26` (set by
-    /// `scripts/stages/50-verify.sh` from `scripts/build-nginx.sh`), if any.
-    pub fn built() -> Option<Self> {
-        let bin = PathBuf::from(std::env::var_os("NGINX_GEN_NGINX_1_26")?);
+    /// A build of `scripts/build-nginx.sh` named by the environment variable `var`
+    /// (`NGINX_GEN_NGINX_1_26`, `NGINX_GEN_NGINX_1_30`, `NGINX_GEN_NGINX_1_30_OPENSSL_3_5`,
+    /// `NGINX_GEN_NGINX_1_26_OPENSSL_3_5`; set by `scripts/stages/50-verify.sh`), if set.
+    /// It runs with `-p` its own prefix, where its `modules/` are.
+    pub fn built(var: &str) -> Option<Self> {
+        let bin = PathBuf::from(std::env::var_os(var)?);
         let prefix = bin.parent().and_then(Path::parent).map(Path::to_path_buf);
         Some(Self { bin, prefix })
+    }
+
+    /// The OpenSSL the binary was built with (`nginx -V`: `built with OpenSSL 3.5.7 …`).
+    pub fn openssl(&self) -> Result<String, String> {
+        let out = Command::new(&self.bin)
+            .arg("-V")
+            .output()
+            .map_err(|e| format!("{}: {e}", self.bin.display()))?;
+        let text = String::from_utf8_lossy(&out.stderr);
+        text.lines()
+            .find_map(|l| l.strip_prefix("built with OpenSSL "))
+            .and_then(|rest| rest.split_whitespace().next())
+            .map(str::to_owned)
+            .ok_or_else(|| format!("{}: no OpenSSL version in {text:?}", self.bin.display()))
     }
 
     /// `nginx -v`, e.g. `nginx/1.26.3`.

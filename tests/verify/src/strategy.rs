@@ -13,11 +13,15 @@ use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 pub struct Target {
     /// `nginx_version` input, also the binary's version.
     pub nginx_version: &'static str,
+    /// `openssl_version` inputs valid for the binary: at most the OpenSSL it is linked with
+    /// (a post-quantum group list needs OpenSSL 3.5 for real).
+    pub openssl_versions: &'static [&'static str],
     /// Layouts whose trees this binary can load. Debian 12's nginx 1.22 loads every
     /// layout (its modules-enabled for `debian`, `/usr/share/nginx/modules` → the same .so
-    /// files for `load_module`). The 1.26 build has no dynamic modules and Debian's
-    /// modules-enabled holds modules built for 1.22, which 1.26 refuses: it checks the
-    /// layouts without a modules include (`nginx-org`, `docker`) and `rhel`, whose
+    /// files for `load_module`). Debian's modules-enabled holds modules built for 1.22,
+    /// which the builds from source refuse: they check the layouts without a modules
+    /// include (`nginx-org`, `docker`, whose `load_module modules/…` resolves to the
+    /// build's own brotli modules through `-p`) and `rhel`, whose
     /// `/usr/share/nginx/modules/*.conf` glob matches nothing on Debian.
     pub layouts: &'static [&'static str],
     /// Whether the brotli modules exist for this binary.
@@ -26,20 +30,63 @@ pub struct Target {
     pub http3: bool,
 }
 
+/// OpenSSL versions for a binary linked with Debian 12's OpenSSL 3.0: both sides of no gate
+/// above 3.0.
+pub const OPENSSL_3_0: &[&str] = &["1.1.1", "3.0", "3.0.2", "3.0.13"];
+/// OpenSSL versions for a binary linked with OpenSSL 3.5: below and at the post-quantum
+/// gate.
+pub const OPENSSL_3_5: &[&str] = &["1.1.1", "3.0", "3.0.13", "3.2", "3.5", "3.5.0"];
+
 /// Debian 12's nginx 1.22.1 with the brotli modules.
 pub const NGINX_1_22: Target = Target {
     nginx_version: "1.22.1",
+    openssl_versions: OPENSSL_3_0,
     layouts: &["debian", "rhel", "nginx-org", "docker"],
     brotli: true,
     http3: false,
 };
-/// nginx 1.26.3 built from source (SSL, HTTP/2, HTTP/3, threads, realip, `gzip_static`).
+/// nginx 1.26.3 of Debian 13 built by `scripts/build-nginx.sh 1.26` (Debian's module set,
+/// HTTP/3, `ngx_brotli` as dynamic modules), Debian 12's OpenSSL 3.0.
 pub const NGINX_1_26: Target = Target {
     nginx_version: "1.26.3",
+    openssl_versions: OPENSSL_3_0,
     layouts: &["rhel", "nginx-org", "docker"],
-    brotli: false,
+    brotli: true,
     http3: true,
 };
+/// nginx 1.30.x of Debian unstable, built like 1.26 (`scripts/build-nginx.sh 1.30`); the
+/// patch version is the binary's (see [`Target::for_version`]).
+pub const NGINX_1_30: Target = Target {
+    nginx_version: "1.30.0",
+    openssl_versions: OPENSSL_3_0,
+    layouts: &["rhel", "nginx-org", "docker"],
+    brotli: true,
+    http3: true,
+};
+/// nginx 1.30.x linked statically with OpenSSL 3.5 of Debian 13
+/// (`scripts/build-nginx.sh 1.30-openssl3.5`).
+pub const NGINX_1_30_OPENSSL_3_5: Target = Target {
+    openssl_versions: OPENSSL_3_5,
+    ..NGINX_1_30
+};
+/// nginx 1.26.3 with OpenSSL 3.5, the stand-in where unstable's nginx source cannot be
+/// fetched (`scripts/build-nginx.sh 1.26-openssl3.5`).
+pub const NGINX_1_26_OPENSSL_3_5: Target = Target {
+    openssl_versions: OPENSSL_3_5,
+    ..NGINX_1_26
+};
+
+impl Target {
+    /// This target for the exact version a binary reports (`1.30.6`): the grid's trees name
+    /// the version of the binary that checks them.
+    #[must_use]
+    pub fn for_version(&self, version: &str) -> Self {
+        Self {
+            nginx_version: Box::leak(version.to_owned().into_boxed_str()),
+            ..self.clone()
+        }
+    }
+}
 
 fn size_text() -> impl Strategy<Value = String> {
     prop_oneof![
@@ -159,7 +206,7 @@ pub fn raw_inputs(
         prop_oneof![4 => 1u32..=16, 1 => 17u32..=1024],
         size_text(),
         prop_oneof![Just("static"), Just("proxy"), Just("api"), Just("mixed")],
-        prop_oneof![Just("1.1.1"), Just("3.0"), Just("3.0.2"), Just("3.0.13")],
+        proptest::sample::select(target.openssl_versions.to_vec()),
         proptest::option::of(prop_oneof![1u32..=10_000_000, 1u32..=100_000]),
         prop_oneof![0u32..=100, 0u32..=100_000_000],
         response_size(),
@@ -280,6 +327,7 @@ pub fn grid(
 pub fn any_inputs() -> impl Strategy<Value = RawInputs> {
     let all = Target {
         nginx_version: "1.30",
+        openssl_versions: OPENSSL_3_5,
         layouts: &["debian", "rhel", "nginx-org", "docker"],
         brotli: true,
         http3: true,
