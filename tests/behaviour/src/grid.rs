@@ -227,7 +227,7 @@ pub fn trees() -> Vec<Tree> {
     m.brotli = true;
     t.push(m);
     t.push(Tree::new("mixed-plain", "mixed", "mixed.test").extra(&["--vcpu", "4", "--ram", "8G"]));
-    let mut lb = Tree::new("proxy-tls-lb", "proxy", "example.com")
+    let lb = Tree::new("proxy-tls-lb", "proxy", "example.com")
         .tls("intermediate")
         .lb()
         .extra(&["--vcpu", "2", "--ram", "4G"]);
