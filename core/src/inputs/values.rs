@@ -312,6 +312,10 @@ pub enum Upstream {
 }
 
 impl Upstream {
+    /// Whether nginx connects to it over TCP (and so uses an ephemeral port per connection).
+    pub fn is_tcp(&self) -> bool {
+        matches!(self, Self::Tcp { .. })
+    }
     /// Whether connections to this server stay on the machine (loopback or Unix socket).
     pub fn is_local(&self) -> bool {
         match self {

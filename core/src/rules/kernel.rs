@@ -70,6 +70,11 @@ pub(super) static TCP_FASTOPEN: Rule = Rule {
     }),
 };
 
+/// Whether nginx opens TCP connections to an upstream (Unix sockets take no ports).
+fn tcp_upstreams(c: &Ctx) -> bool {
+    c.i.workload.proxies() && c.i.upstreams.iter().any(crate::inputs::Upstream::is_tcp)
+}
+
 pub(super) static IP_LOCAL_PORT_RANGE: Rule = Rule {
     name: "net.ipv4.ip_local_port_range",
     texts: &[
@@ -82,9 +87,16 @@ pub(super) static IP_LOCAL_PORT_RANGE: Rule = Rule {
             "omit.net.ipv4.ip_local_port_range",
             "Only outgoing connections use ephemeral ports, and a static site opens none.",
         ),
+        Text::new(
+            "omit.net.ipv4.ip_local_port_range.unix",
+            "Only outgoing TCP connections use ephemeral ports, and these upstreams are Unix sockets.",
+        )
+        .inputs(&["upstreams"]),
     ],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
-        if c.i.workload.proxies() {
+        if c.i.workload.proxies() && !tcp_upstreams(c) {
+            out.omit(S, &IP_LOCAL_PORT_RANGE.texts[2]);
+        } else if c.i.workload.proxies() {
             let range = format!("{EPHEMERAL_START} 65535");
             out.set_args(S, vec![range.into()], &IP_LOCAL_PORT_RANGE.texts[0], None);
         } else {
@@ -101,7 +113,7 @@ pub(super) static IP_LOCAL_RESERVED_PORTS: Rule = Rule {
     )
     .inputs(&["upstreams"])],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
-        if !c.i.workload.proxies() {
+        if !tcp_upstreams(c) {
             return;
         }
         let mut reserved: Vec<u16> = RESERVED_PORTS.to_vec();
@@ -139,7 +151,7 @@ pub(super) static TCP_TW_REUSE: Rule = Rule {
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
         if !c.i.workload.proxies() {
             out.omit(S, &TCP_TW_REUSE.texts[2]);
-        } else if c.i.upstreams.iter().any(|u| !u.is_local()) {
+        } else if c.i.upstreams.iter().any(|u| u.is_tcp() && !u.is_local()) {
             out.set(S, &["1"], &TCP_TW_REUSE.texts[0]);
         } else {
             out.omit(S, &TCP_TW_REUSE.texts[1]);
@@ -296,5 +308,16 @@ mod tests {
         assert_eq!(value(&p, "net.core.wmem_max").as_deref(), Some("7500000"));
         assert_eq!(value(&plan("{}"), "net.core.rmem_max"), None);
         assert!(omitted(&plan("{}"), "net.core.netdev_max_backlog"));
+    }
+
+    #[test]
+    fn unix_socket_upstreams_take_no_ports() {
+        let unix = plan(r#"{"workload":"proxy","upstreams":["unix:/run/app.sock"]}"#);
+        assert!(omitted(&unix, "net.ipv4.ip_local_port_range"));
+        assert_eq!(value(&unix, "net.ipv4.ip_local_reserved_ports"), None);
+        assert_eq!(value(&unix, "net.ipv4.tcp_tw_reuse"), None);
+        let tcp = plan(r#"{"workload":"proxy","upstreams":["unix:/run/a.sock","10.0.0.5:80"]}"#);
+        assert!(value(&tcp, "net.ipv4.ip_local_port_range").is_some());
+        assert_eq!(value(&tcp, "net.ipv4.tcp_tw_reuse").as_deref(), Some("1"));
     }
 }

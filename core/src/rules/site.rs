@@ -92,8 +92,10 @@ fn listen_options(c: &Ctx, args: &mut Vec<Cow<'static, str>>, tls: bool) -> (For
     }
     args.push(format!("backlog={}", t.backlog).into());
     let mut f = t.formulas.backlog.clone();
-    let fastopen = match (t.fastopen, tls) {
-        (Some(queue), false) => {
+    // Fast Open where clients fetch the content: the TLS port when TLS is on (port 80 then
+    // only redirects), else the plain-HTTP port.
+    let fastopen = match (t.fastopen, tls == c.i.tls) {
+        (Some(queue), true) => {
             args.push(format!("fastopen={queue}").into());
             f = f.and(&Formula::input("fastopen", queue));
             true
@@ -587,6 +589,15 @@ mod tests {
     }
 
     #[test]
+    fn fast_open_where_the_content_is_served() {
+        let plain = plan(r#"{"listen":["80"]}"#);
+        assert!(values_in(&plain, CATCH_ALL, "listen")[0].contains("fastopen=256"));
+        let tls = plan(r#"{"listen":["80"],"tls":true,"nginx_version":"1.30.0"}"#);
+        assert!(!values_in(&tls, CATCH_ALL, "listen")[0].contains("fastopen"));
+        assert!(values_in(&tls, CATCH_ALL_TLS, "listen")[0].contains("fastopen=256"));
+    }
+
+    #[test]
     fn no_reuseport_below_four_workers_and_no_fastopen_for_proxies() {
         let two = plan(r#"{"vcpu":2,"workload":"proxy"}"#);
         let listen = &values_in(&two, CATCH_ALL, "listen")[0];
@@ -601,14 +612,14 @@ mod tests {
         let new = plan(r#"{"tls":true,"nginx_version":"1.26.0","listen":["80"]}"#);
         assert_eq!(
             values_in(&new, CATCH_ALL_TLS, "listen"),
-            ["443 ssl default_server reuseport backlog=1024"]
+            ["443 ssl default_server reuseport backlog=1024 fastopen=256"]
         );
         let misdirected = at(ServerRole::CatchAllTls, LocationRole::Root);
         assert_eq!(values_in(&new, misdirected, "return"), ["421"]);
         let old = plan(r#"{"tls":true,"nginx_version":"1.18.0","listen":["80"]}"#);
         assert_eq!(
             values_in(&old, CATCH_ALL_TLS, "listen"),
-            ["443 ssl http2 default_server reuseport backlog=1024"]
+            ["443 ssl http2 default_server reuseport backlog=1024 fastopen=256"]
         );
         assert_eq!(values_in(&old, CATCH_ALL_TLS, "return"), ["444"]);
         assert!(values_in(&old, misdirected, "return").is_empty());

@@ -50,7 +50,11 @@ pub(crate) fn grid() -> Vec<Plan> {
                                 layout: Some(layout.into()),
                                 behind_lb: Some(lb),
                                 brotli: Some(brotli),
-                                upstreams: Some(vec![upstream.into(), "127.0.0.1:20000".into()]),
+                                upstreams: Some(if layout == "docker" && !lb {
+                                    vec!["unix:/run/app.sock".into()]
+                                } else {
+                                    vec![upstream.into(), "127.0.0.1:20000".into()]
+                                }),
                                 static_files: Some(files.into()),
                                 response_size: Some(response.into()),
                                 server_names: Some(vec![name.into()]),
