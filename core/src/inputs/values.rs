@@ -292,6 +292,8 @@ impl FromStr for Listen {
                 a.parse::<Ipv4Addr>().map_err(|_| "not an IPv4 address")?,
             )),
         };
+        // `0.0.0.0:80` is the socket `80` opens: one value, so the list check sees the twin.
+        let addr = addr.filter(|a| *a != IpAddr::V4(Ipv4Addr::UNSPECIFIED));
         Ok(Self { addr, port })
     }
 }
@@ -472,6 +474,9 @@ mod tests {
             "[::]:8080"
         );
         assert!("0".parse::<Listen>().is_err());
+        // The wildcard address is one socket however it is written.
+        assert_eq!("0.0.0.0:80".parse::<Listen>(), "*:80".parse::<Listen>());
+        assert_eq!("0.0.0.0:80".parse::<Listen>().unwrap().to_string(), "80");
         assert!("[::1]:8080".parse::<Upstream>().unwrap().is_local());
         assert!(
             "app.internal:3000"
