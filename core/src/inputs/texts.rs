@@ -35,6 +35,7 @@ crate::rules::text_table! {
     BAD_PORT = "input.bad_port" => "the port must be a number from 1 to 65535",
     NOT_IPV6 = "input.not_ipv6" => "not an IPv6 address",
     NOT_IPV4 = "input.not_ipv4" => "not an IPv4 address",
+    NOT_BINDABLE = "input.not_bindable" => "not an address this host can listen on",
     NEEDS_PORT = "input.needs_port" => "needs a port, as in 127.0.0.1:8080",
     NOT_IP_OR_HOST = "input.not_ip_or_host" => "not an IP address or host name",
     BAD_PREFIX = "input.bad_prefix" => "the prefix must be a number",

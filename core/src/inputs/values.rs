@@ -294,6 +294,14 @@ impl FromStr for Listen {
         };
         // `0.0.0.0:80` is the socket `80` opens: one value, so the list check sees the twin.
         let addr = addr.filter(|a| *a != IpAddr::V4(Ipv4Addr::UNSPECIFIED));
+        // No socket binds an IPv4-mapped, multicast or (zone-less) link-local address.
+        if let Some(IpAddr::V6(a)) = addr {
+            let first = a.segments()[0];
+            if a.to_ipv4_mapped().is_some() || first & 0xff00 == 0xff00 || first & 0xffc0 == 0xfe80
+            {
+                return Err("not an address this host can listen on");
+            }
+        }
         Ok(Self { addr, port })
     }
 }
@@ -477,6 +485,9 @@ mod tests {
         // The wildcard address is one socket however it is written.
         assert_eq!("0.0.0.0:80".parse::<Listen>(), "*:80".parse::<Listen>());
         assert_eq!("0.0.0.0:80".parse::<Listen>().unwrap().to_string(), "80");
+        for unbindable in ["[::ffff:127.0.0.1]:80", "[ff02::1]:80", "[fe80::1]:80"] {
+            assert!(unbindable.parse::<Listen>().is_err(), "{unbindable}");
+        }
         assert!("[::1]:8080".parse::<Upstream>().unwrap().is_local());
         assert!(
             "app.internal:3000"

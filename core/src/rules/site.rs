@@ -30,7 +30,16 @@ const LISTEN_OPTIONS_TEXT: Text =
 /// options' text (and the backlog's formula) where it owns the port.
 fn listens(c: &Ctx, out: &mut Out, server: ServerRole, port: Port, texts: [&Text; 2]) {
     let owns = c.listen_owner(port != Port::Http) == server;
+    // HTTPS listens on the addresses of the plain ones, each address once: two plain ports
+    // on one address give one TLS socket.
+    let mut seen = Vec::with_capacity(c.i.listen.len());
     for listen in &c.i.listen {
+        if port != Port::Http {
+            if seen.contains(&listen.addr) {
+                continue;
+            }
+            seen.push(listen.addr);
+        }
         let mut args: Vec<Cow<'static, str>> = Vec::with_capacity(6);
         match port {
             Port::Http => args.push(listen.to_string().into()),
@@ -586,6 +595,16 @@ mod tests {
         let big = plan(r#"{"vcpu":64,"ram":"1T","clients":10000000}"#);
         assert!(values_in(&big, CATCH_ALL, "listen")[0].contains("backlog=65535"));
         assert!(formula(&big, "listen").contains("min(pow2("));
+    }
+
+    #[test]
+    fn one_tls_socket_per_address() {
+        let p = plan(r#"{"tls":true,"listen":["80","8080","[::]:80"],"nginx_version":"1.30.0"}"#);
+        assert_eq!(values_in(&p, CATCH_ALL, "listen").len(), 3);
+        assert_eq!(
+            values_in(&p, SITE_TLS, "listen"),
+            ["443 ssl", "[::]:443 ssl"]
+        );
     }
 
     #[test]
