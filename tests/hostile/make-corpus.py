@@ -23,12 +23,19 @@ bad_sizes = ["", " ", "8Q", "-1G", "G", "1.2.3G", "99999999999T", "1e9", "0x10G"
 # Sizes valid as text but out of range for ram (256M..16T) / response_size (1K..1G).
 ram_out_of_range = ["0", "1", "255M", "17T", "100T", "1K", "0.1G"]
 resp_out_of_range = ["0", "1", "1023", "2G", "1.5G", "16T"]
+body_out_of_range = ["0", "1", "1023", "0.5K", "65G", "64.5G", "1T", "16T"]
 
 def flag(field):
     return "--" + field.replace("_", "-")
 
 cases_flags = []
-def f(field, *args):
+# Flag cases that have no JSON form (clap's own errors: a value given to a switch, a switch
+# repeated).
+FLAG_ONLY = []
+def f(field, *args, accept=False, pending=None, json_form=True):
+    """A flag case. accept: the generator must accept it and the tree pass nginx -t (the
+    runner adds the test certificate to --tls); else exit 2 naming `field`. pending: a
+    finding reported to core and not fixed yet (docs/verification.md)."""
     # A value that starts with '-' is written --flag=value, or the parser reads it as a flag.
     out = []
     for a in args:
@@ -36,7 +43,14 @@ def f(field, *args):
             out[-1] = out[-1] + "=" + a
         else:
             out.append(a)
-    cases_flags.append({"args": out, "field": field})
+    case = {"args": out, "field": field}
+    if accept:
+        case["accept"] = True
+    if pending:
+        case["pending"] = pending
+    cases_flags.append(case)
+    if not json_form:
+        FLAG_ONLY.append(case)
 
 for v in ["0", "-1", "1025", "abc", "4.5", "", "4;", "0x10", "1e3", "99999999999999999999", "٤", "4 4", "+-4", LONG]:
     f("vcpu", "--vcpu", v)
@@ -102,10 +116,122 @@ for h in [";", "{", "#", " ", "\n", "relative.pem", "/a/../b.pem", "$x"]:
 f("cpus", "--cpus", "4")
 f("vcpu", "--vcpu", "4", "--vcpu", "8")
 
+# --- inputs added after the first corpus (issue 11) -----------------------------------------
+# listen is a list (repeatable --listen), max_body_size a size, bootstrap a switch (only with
+# tls), resolver an IP address, release a choice of distribution releases,
+# existing_default_server a switch; nginx_version/openssl_version accept `any`.
+# Injection into a listen entry: alone, after a port, before a port and after an address.
+for h in HOSTILE + ["\u00a0", "\u2003", "\u3000", "${port}", "80", "８０"]:
+    for v in [h, "80" + h, h + "80", "127.0.0.1:80" + h, "[::1]:80" + h]:
+        if re.fullmatch(r"(\*:|127\.0\.0\.1:|\[::1\]:)?[0-9]{1,5}", v):
+            continue  # a valid listen value
+        f("listen", "--listen", v)
+        f("listen", "--listen", "8080", "--listen", v)  # a bad entry after a good one
+for v in ["65536:80", "80:80", "1.2.3.4.5:80", "[::1]:", "[]:80", "[::1]]:80", "[[::1]]:80", "::80", "*:*",
+          "0.0.0.0:0", "[::]:65536", "127.0.0.1:080x", "localhost", "*", "[fe80::1%eth0]:8080", "fe80::1%eth0",
+          "80,8080", "80 8080", "127.0.0.1/8:80", "0x50", "1e2", "++80", "+-80", "80+"]:
+    f("listen", "--listen", v)
+# Duplicates: the same socket written twice, in the same or another spelling.
+f("listen", "--listen", "80", "--listen", "*:80")
+f("listen", "--listen", "8080", "--listen", "8080")
+f("listen", "--listen", "[::]:80", "--listen", "[0::0]:80")
+f("listen", "--listen", "127.0.0.1:8080", "--listen", "127.000.0.1:8080")
+f("listen", *sum([["--listen", str(8000 + i)] for i in range(33)], []))
+# Finding F10: `80` (every IPv4 address) and `0.0.0.0:80` are one socket; nginx refuses
+# "a duplicate listen 0.0.0.0:80".
+f("listen", "--listen", "80", "--listen", "0.0.0.0:80", pending="F10")
+f("listen", "--listen", "*:8080", "--listen", "0.0.0.0:8080", pending="F10")
+# Finding F12: addresses no machine can bind a TCP listener to (bind() EINVAL in nginx -t):
+# IPv4-mapped IPv6, IPv6 multicast, IPv6 link-local without a zone.
+for v in ["[::ffff:127.0.0.1]:8080", "[::ffff:0.0.0.0]:8080", "[ff02::1]:8080", "[fe80::1]:8080"]:
+    f("listen", "--listen", v, pending="F12")
+# Combinations: 443 without tls, a listen port equal to tls_port (on any address).
+for v in ["443", "*:443", "127.0.0.1:443", "[::1]:443"]:
+    f("listen", "--listen", "80", "--listen", v)
+f("tls_port", "--tls", "--listen", "443")
+f("tls_port", "--tls", "--listen", "80", "--listen", "127.0.0.1:8443", "--tls-port", "8443")
+f("tls_port", "--tls", "--listen", "[::1]:8443", "--tls-port", "8443")
+f("tls_port", "--tls", "--bootstrap", "--listen", "443")
+# Accepted: several addresses and ports, nginx -t-safe.
+f("listen", "--listen", "80", "--listen", "127.0.0.1:8080", "--listen", "[::1]:8081", accept=True)
+f("listen", "--listen", "*:8080", "--listen", "[::]:8080", accept=True)
+f("listen", "--listen", "80", "--listen", "127.0.0.1:80", accept=True)
+# Lenient but normalised: `+80` is port 80 (Rust's integer parser takes a plus sign) and is
+# written back as `80`.
+f("listen", "--listen", "+8080", accept=True)
+f("listen", "--tls", "--listen", "127.0.0.1:8080", "--listen", "[::1]:8080", "--tls-port", "8443", accept=True)
+f("listen", *sum([["--listen", f"127.0.0.1:{9000 + i}"] for i in range(32)], []), accept=True)
+# Finding F11: with tls, each plain listen gets an HTTPS listen on its address and tls_port;
+# two plain ports on one address give `listen 443 ssl` twice ("a duplicate listen").
+f("listen", "--tls", "--listen", "80", "--listen", "8080", accept=True, pending="F11")
+f("listen", "--tls", "--listen", "127.0.0.1:80", "--listen", "127.0.0.1:8080", accept=True, pending="F11")
+
+# max_body_size: every bad size runs through sizes.jsonl; these are the accepted edges.
+for v in ["1K", "1024", "1.5K", "512MiB", "8 GB", "64G", "64GiB"]:
+    f("max_body_size", "--max-body-size", v, accept=True)
+
+# bootstrap: only with tls; a switch takes no value.
+f("bootstrap", "--bootstrap")
+f("bootstrap", "--bootstrap", "--listen", "8080")
+f("bootstrap", "--bootstrap", "--behind-lb")
+for v in ["true", "yes", "1", ""]:
+    f("bootstrap", f"--bootstrap={v}", json_form=False)
+f("bootstrap", "--tls", "--bootstrap", "--bootstrap", json_form=False)
+f("bootstrap", "--tls", "--bootstrap", accept=True)
+f("bootstrap", "--tls", "--bootstrap", "--listen", "80", "--listen", "[::1]:8080", "--tls-port", "8443", accept=True)
+f("bootstrap", "--tls", "--bootstrap", "--existing-default-server", accept=True)
+
+# existing_default_server: a switch.
+for v in ["true", "no", "0"]:
+    f("existing_default_server", f"--existing-default-server={v}", json_form=False)
+f("existing_default_server", "--existing-default-server", "--existing-default-server", json_form=False)
+f("existing_default_server", "--existing-default-server", accept=True)
+f("existing_default_server", "--existing-default-server", "--tls", "--listen", "8080", accept=True)
+
+# resolver: an IP address, v4, v6 or bracketed v6; no port, zone, name or list.
+for h in HOSTILE:
+    for v in [h, "127.0.0.53" + h, h + "127.0.0.53", "[::1]" + h]:
+        f("resolver", "--resolver", v)
+for v in ["fe80::1%eth0", "[fe80::1%eth0]", "fe80::1%25eth0", "127.0.0.1:53", "[::1]:53", "localhost", "dns.example",
+          "1.2.3", "256.1.1.1", "127.1", "0x7f.0.0.1", "127.000.000.001", "::1]", "[::1", "[[::1]]",
+          "::g", "1.2.3.4/32", "[[127.0.0.1]]", "127.0.0.1,127.0.0.2", "127.0.0.1 127.0.0.2", "127.0.0.1 valid=30s", "-1.2.3.4",
+          "+127.0.0.1", "０.０.０.０", "127.0.0.1\u200b", "\u00a0127.0.0.1", "unix:/run/dns.sock", ""]:
+    f("resolver", "--resolver", v)
+    f("resolver", "--tls", "--ocsp-stapling", "--resolver", v)
+f("resolver", "--resolver", "127.0.0.1", "--resolver", "::1", json_form=False)
+for v in ["127.0.0.53", "::1", "[::1]", "2001:db8::53", "[2001:db8::53]"]:
+    f("resolver", "--tls", "--ocsp-stapling", "--resolver", v, accept=True)
+f("resolver", "--resolver", "192.0.2.53", accept=True)  # only used with ocsp_stapling
+# Lenient but normalised: a bracketed IPv4 address is written back without brackets.
+f("resolver", "--tls", "--ocsp-stapling", "--resolver", "[127.0.0.1]", accept=True)
+
+# release: a choice. (Case variants are left out: finding F6, JSON is case-insensitive.)
+for v in ["debian-14", "debian", "debian12", "debian_12", "debian-12;", "debian-12 x", "ubuntu-22.04.1",
+          "rhel-9\n", "$release", "ａｎｙ", "nginx-org", "docker", "any;", "",
+          "debian-\u200b12", "alpine-3.20", "../debian-12"]:
+    f("release", "--release", v)
+f("release", "--release", "debian-12", "--release", "debian-13", json_form=False)
+for v in ["any", "debian-12", "debian-13", "ubuntu-22.04", "ubuntu-24.04", "rhel-9", "rhel-10", "nginx-org-stable",
+          "nginx-org-mainline", "docker-stable", "docker-mainline"]:
+    # The versions given win over the release's, so Debian's nginx 1.22 can check the tree.
+    f("release", "--release", v, "--nginx-version", "1.22.1", "--openssl-version", "3.0", accept=True)
+f("http3", "--release", "debian-12", "--tls", "--http3")
+
+# nginx_version/openssl_version: `any`, and nothing that only starts or ends like it.
+for v in ["any;", "anyx", "any.1", "1.any", "any 1.22", "an y", "$any", "ａｎｙ", "any\u200b", "any\n#", "any-1.22",
+          "any,1.22", "*", "latest", "any}"]:
+    f("nginx_version", "--nginx-version", v)
+    f("openssl_version", "--openssl-version", v)
+f("nginx_version", "--nginx-version", "any", accept=True)
+f("openssl_version", "--openssl-version", "any", accept=True)
+f("openssl_version", "--nginx-version", "1.22.1", "--openssl-version", "any", "--tls", accept=True)
+
 # --- JSON documents ----------------------------------------------------------------------
 cases_json = []
-def j(field, doc, pending=None):
+def j(field, doc, pending=None, accept=False):
     case = {"doc": doc if isinstance(doc, str) else json.dumps(doc, ensure_ascii=False), "field": field}
+    if accept:
+        case["accept"] = True
     if pending:
         case["pending"] = pending
     cases_json.append(case)
@@ -133,6 +259,39 @@ j("workload", {"workload": 1}); j("workload", {"workload": "static\u0000"}); j("
 j("lang", {"lang": ["en"]}); j("tls_port", {"tls_port": 443.0}); j("tls_port", {"tls_port": True})
 j("clients", {"clients": -1}); j("static_files", {"static_files": "1,000"}); j("nginx_version", {"nginx_version": 1.22})
 j("openssl_version", {"openssl_version": 3}); j("response_size", {"response_size": 32768})
+# The new inputs: wrong JSON types (a string where listen's list is expected and a list
+# where a text is), duplicate keys, NUL bytes.
+j("listen", {"listen": "80"}); j("listen", {"listen": "80,8080"}); j("listen", {"listen": [80]})
+j("listen", {"listen": ["80", 8080]}); j("listen", {"listen": [["80"]]}); j("listen", {"listen": []})
+j("listen", {"listen": [None]}); j("listen", {"listen": {"port": 80}}); j("listen", {"listen": True})
+j("listen", {"listen": ["80\u0000"]}); j("listen", {"listen": ["8080", "80\u0000; include /etc/passwd"]})
+j("listen", '{"listen": ["80"], "listen": ["8080"]}')
+j("listen", {"listen": [str(8000 + i) for i in range(40)]})
+j("listen", {"listen": ["8080", "8080"]})
+j("max_body_size", {"max_body_size": 1048576}); j("max_body_size", {"max_body_size": ["1M"]})
+j("max_body_size", {"max_body_size": True}); j("max_body_size", {"max_body_size": "1M\u0000"})
+j("max_body_size", '{"max_body_size": "1M", "max_body_size": "2M"}')
+j("bootstrap", {"bootstrap": "true", "tls": True}); j("bootstrap", {"bootstrap": 1, "tls": True})
+j("bootstrap", {"bootstrap": [True], "tls": True}); j("bootstrap", {"bootstrap": True, "tls": False})
+j("tls", {"bootstrap": True, "tls": "true"})
+j("existing_default_server", {"existing_default_server": "yes"}); j("existing_default_server", {"existing_default_server": 1})
+j("existing_default_server", {"existing_default_server": [True]}); j("existing_default_server", {"existing_default_server": "true"})
+j("resolver", {"resolver": ["127.0.0.53"]}); j("resolver", {"resolver": 2130706433}); j("resolver", {"resolver": True})
+j("resolver", {"resolver": "127.0.0.53\u0000"}); j("resolver", {"resolver": "::1\u0000; x"})
+j("resolver", {"resolver": {"addr": "::1"}})
+j("resolver", '{"resolver": "127.0.0.1", "resolver": "::1"}')
+j("release", '{"release": "debian-12", "release": "debian-13"}')
+j("release", {"release": 12}); j("release", {"release": ["debian-12"]}); j("release", {"release": True})
+j("release", {"release": "debian-12\u0000"}); j("release", {"release": "debian-12\u0000x"})
+j("nginx_version", {"nginx_version": ["any"]}); j("nginx_version", {"nginx_version": "any\u0000"})
+j("openssl_version", {"openssl_version": ["any"]}); j("openssl_version", {"openssl_version": "any\u0000"})
+j("openssl_version", {"openssl_version": True})
+# Accepted: null is "not given"; numbers as text and the documented forms.
+j("listen", {"listen": None}, accept=True); j("resolver", {"resolver": None}, accept=True)
+j("max_body_size", {"max_body_size": "1048576"}, accept=True)
+j("listen", {"listen": ["8080"], "tls": True, "bootstrap": True, "resolver": "::1", "ocsp_stapling": True,
+             "release": "debian-12", "existing_default_server": True, "max_body_size": "1G",
+             "nginx_version": "any", "openssl_version": "any"}, accept=True)
 for name in ["cpus", "memory", "VCPU", "Ram", "server_name", "upstream", "tls-cert", "", " vcpu", "vcpu\u0000", "__proto__",
              "constructor", "ssl", "listen_port", "extra"]:
     # Finding F1 (fixed): a key with a control character is shown escaped, as Rust's escape_debug does.
@@ -143,8 +302,12 @@ for c in cases_flags:
     for a in c["args"]:
         args.extend(a.split("=", 1) if a.startswith("--") and "=" in a else [a])
     doc = {}
-    lists = {"--server-name": "server_names", "--upstream": "upstreams", "--trusted-proxy": "trusted_proxies"}
-    bools = {"--tls", "--http3", "--ocsp-stapling", "--behind-lb", "--brotli"}
+    if c in FLAG_ONLY:
+        continue
+    lists = {"--server-name": "server_names", "--upstream": "upstreams", "--trusted-proxy": "trusted_proxies",
+             "--listen": "listen"}
+    bools = {"--tls", "--http3", "--ocsp-stapling", "--behind-lb", "--brotli", "--bootstrap",
+             "--existing-default-server"}
     i = 0
     ok = True
     while i < len(args):
@@ -158,7 +321,7 @@ for c in cases_flags:
         else:
             doc[a[2:].replace("-", "_")] = args[i + 1]; i += 2
     if ok and c["field"] not in ("input",):
-        j(c["field"], doc)
+        j(c["field"], doc, pending=c.get("pending"), accept=c.get("accept", False))
 for h in ["\u0000", "a\u0000b", "/var/www\u0000/x"]:
     j("server_names", {"server_names": [h]}); j("root", {"root": "/x" + h})
     j("upstreams", {"upstreams": ["127.0.0.1:80" + h]}); j("listen", {"listen": "80" + h})
@@ -167,11 +330,13 @@ for h in ["\u0000", "a\u0000b", "/var/www\u0000/x"]:
 # --- size strings: every bad size as ram and as response_size, in documents --------------
 cases_sizes = []
 for v in bad_sizes:
-    cases_sizes.append({"size": v, "fields": ["ram", "response_size"]})
+    cases_sizes.append({"size": v, "fields": ["ram", "response_size", "max_body_size"]})
 for v in ram_out_of_range:
     cases_sizes.append({"size": v, "fields": ["ram"]})
 for v in resp_out_of_range:
     cases_sizes.append({"size": v, "fields": ["response_size"]})
+for v in body_out_of_range:
+    cases_sizes.append({"size": v, "fields": ["max_body_size"]})
 
 # --- URL-state strings (query strings the web page restores its form from) -------------------
 cases_url = []
@@ -183,12 +348,19 @@ WEB_PENDING = {}  # W1 fixed: such a link loses only the parameters involved, wi
 # Where the core names a field the link did not set, the page's notice names the link's own
 # parameter it dropped (the certificate without its key).
 WEB_FIELD = {"tls_cert=%2Fc.pem&tls=true": "tls_cert"}
-def u(field, q):
+def u(field, q, accept=False, pending=None):
     case = {"state": q, "field": field}
-    if q not in WEB_ACCEPTS:
+    if accept:
+        # Valid as it stands: the CLI generates an nginx -t-safe tree, the page restores it
+        # without a notice.
+        case["accept"] = True
+    elif q not in WEB_ACCEPTS:
         case["web_field"] = WEB_FIELD.get(q, field)
     if q in WEB_PENDING:
         case["web_pending"] = WEB_PENDING[q]
+    if pending:
+        case["pending"] = pending
+        case["web_pending"] = pending  # the page accepts what core accepts
     cases_url.append(case)
 for q, field in [("vcpu=abc&ram=8G", "vcpu"), ("vcpu=0", "vcpu"), ("vcpu=%3B", "vcpu"), ("vcpu=4%3Bram%3D8G", "vcpu"),
                  ("ram=8Q", "ram"), ("ram=%0A8Q", "ram"), ("ram=8G%00", "ram"), ("ram=", "ram"), ("ram=-1G", "ram"),
@@ -208,6 +380,34 @@ for q, field in [("vcpu=abc&ram=8G", "vcpu"), ("vcpu=0", "vcpu"), ("vcpu=%3B", "
                  ("cpus=4", "cpus"), ("vcpu=4&vcpu=x", "vcpu"), ("ram=%ZZ", "ram"), ("vcpu=%", "vcpu"),
                  ("brotli=yes", "brotli"), ("behind_lb=on", "behind_lb"), ("ocsp_stapling=true", "ocsp_stapling")]:
     u(field, q)
+
+# The new inputs. The page joins a list with commas (`listen=80,8080`) and splits on commas
+# and white space; the CLI path reads one parameter as one entry.
+for q, field in [("listen=80%2C%2A%3A80", "listen"), ("listen=8080%2C8080", "listen"), ("listen=443", "listen"),
+                 ("listen=80%0Alisten%2081", "listen"), ("listen=80%3B%20include%20x", "listen"),
+                 ("listen=%5Bfe80%3A%3A1%25eth0%5D%3A80", "listen"), ("listen=%2480", "listen"),
+                 ("listen=8443&tls=true&tls_port=8443", "tls_port"),
+                 ("max_body_size=0", "max_body_size"), ("max_body_size=1Q", "max_body_size"),
+                 ("max_body_size=65G", "max_body_size"), ("max_body_size=1M%3B", "max_body_size"),
+                 ("max_body_size=1M%00", "max_body_size"),
+                 ("bootstrap=true", "bootstrap"), ("bootstrap=maybe&tls=true", "bootstrap"),
+                 ("existing_default_server=yes", "existing_default_server"),
+                 ("resolver=fe80%3A%3A1%25eth0", "resolver"), ("resolver=%5Bfe80%3A%3A1%25eth0%5D", "resolver"),
+                 ("resolver=127.0.0.1%3A53", "resolver"), ("resolver=127.0.0.1%3B", "resolver"),
+                 ("resolver=dns.example", "resolver"), ("resolver=%0A127.0.0.1%0A%23", "resolver"),
+                 ("release=debian-14", "release"), ("release=debian-12%3B", "release"), ("release=%24release", "release"),
+                 ("nginx_version=any%3B", "nginx_version"), ("nginx_version=anyx", "nginx_version"),
+                 ("openssl_version=any%7B", "openssl_version"), ("openssl_version=%24any", "openssl_version")]:
+    u(field, q)
+# Findings F10 and F12 through the page: one socket twice (the page splits at the comma; the
+# CLI path reads one entry, invalid as such) and an address no machine binds.
+cases_url.append({"state": "listen=80%2C0.0.0.0%3A80", "field": "listen", "web_field": "listen", "web_pending": "F10"})
+u("listen", "listen=%5B%3A%3Affff%3A127.0.0.1%5D%3A8080", pending="F12")
+for q, field in [("listen=8080&max_body_size=1M&release=debian-12", "listen"),
+                 ("existing_default_server=true&nginx_version=any&openssl_version=any", "existing_default_server"),
+                 ("tls=true&bootstrap=true&listen=8080", "bootstrap"),
+                 ("tls=true&ocsp_stapling=true&resolver=%3A%3A1", "resolver")]:
+    u(field, q, accept=True)
 
 def write(name, rows):
     rows = sorted({json.dumps(r, ensure_ascii=False, sort_keys=True) for r in rows})

@@ -2,8 +2,10 @@
 //!
 //! Every case must end with exit code 2, an error message on stderr that names the field
 //! (`vcpu`, or its flag `--vcpu`), no panic, nothing on stdout and no file written under
-//! `--out`. The binary is `NGINX_GEN_BIN` (scripts/stages/50-verify.sh sets it), else
-//! `target/debug/nginx-gen`.
+//! `--out`. A case marked `"accept": true` is a valid combination instead: exit 0, no panic,
+//! and the tree it writes passes Debian's `nginx -t` without a warning (with `--tls` the
+//! runner adds the shared test certificate). The binary is `NGINX_GEN_BIN`
+//! (scripts/stages/50-verify.sh sets it), else `target/debug/nginx-gen`.
 //!
 //! - flags.jsonl: command-line flags;
 //! - json.jsonl: `--input` documents (also every flag case written as a document);
@@ -20,7 +22,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use nginx_gen_verify::nginx::{jobs, parallel};
+use nginx_gen_verify::nginx::{Nginx, jobs, parallel};
 use serde_json::{Map, Value, json};
 
 #[derive(Debug)]
@@ -29,6 +31,8 @@ struct Case {
     args: Vec<String>,
     stdin_doc: Option<String>,
     field: String,
+    /// A valid input: generated, and the tree passes `nginx -t`.
+    accept: bool,
     /// A finding reported to core and not fixed yet: run and reported, fails only with
     /// `NGINX_GEN_VERIFY_STRICT=1`.
     pending: Option<String>,
@@ -60,6 +64,12 @@ fn strings(v: &Value) -> Vec<String> {
         .collect()
 }
 
+/// Whether input `name` is a list (`listen`, `server_names` …), from the input registry.
+fn is_list(name: &str) -> bool {
+    nginx_gen_core::inputs::input(name)
+        .is_some_and(|i| matches!(i.kind, nginx_gen_core::inputs::Kind::List { .. }))
+}
+
 /// The input document a URL state stands for: list fields collect repeated keys,
 /// `true`/`false` are booleans, everything else is text (numbers too, as forms send them).
 fn url_state_doc(state: &str) -> String {
@@ -71,7 +81,7 @@ fn url_state_doc(state: &str) -> String {
             "false" => Value::Bool(false),
             _ => Value::String(v.clone()),
         };
-        if matches!(k.as_str(), "server_names" | "upstreams" | "trusted_proxies") {
+        if is_list(&k) {
             doc.entry(k)
                 .or_insert_with(|| json!([]))
                 .as_array_mut()
@@ -92,6 +102,7 @@ fn all_cases() -> Vec<Case> {
             args: strings(&c["args"]),
             stdin_doc: None,
             field: c["field"].as_str().expect("field").to_owned(),
+            accept: c["accept"].as_bool().unwrap_or(false),
             pending: c.get("pending").and_then(Value::as_str).map(str::to_owned),
         });
     }
@@ -102,6 +113,7 @@ fn all_cases() -> Vec<Case> {
             args: Vec::new(),
             stdin_doc: Some(doc),
             field: c["field"].as_str().expect("field").to_owned(),
+            accept: c["accept"].as_bool().unwrap_or(false),
             pending: c.get("pending").and_then(Value::as_str).map(str::to_owned),
         });
     }
@@ -116,6 +128,7 @@ fn all_cases() -> Vec<Case> {
                 args: Vec::new(),
                 stdin_doc: Some(doc),
                 field: field.clone(),
+                accept: false,
                 pending: None,
             });
             if !size.contains('\0') {
@@ -124,6 +137,7 @@ fn all_cases() -> Vec<Case> {
                     args: vec![format!("--{}={size}", field.replace('_', "-"))],
                     stdin_doc: None,
                     field,
+                    accept: false,
                     pending: None,
                 });
             }
@@ -136,6 +150,7 @@ fn all_cases() -> Vec<Case> {
             args: Vec::new(),
             stdin_doc: Some(url_state_doc(state)),
             field: c["field"].as_str().expect("field").to_owned(),
+            accept: c["accept"].as_bool().unwrap_or(false),
             pending: c.get("pending").and_then(Value::as_str).map(str::to_owned),
         });
     }
@@ -158,16 +173,50 @@ fn files_under(dir: &Path) -> Vec<PathBuf> {
         .collect()
 }
 
-fn run(bin: &Path, case: &Case) -> Result<(), String> {
+/// What an accepted case runs with: the certificate for `--tls` and the nginx that checks
+/// the tree.
+struct Check {
+    cert: String,
+    key: String,
+    nginx: Nginx,
+}
+
+/// An accepted case's arguments and document with the test certificate where TLS is on and
+/// none is named (`nginx -t` loads it).
+fn with_certificate(case: &Case, check: &Check) -> (Vec<String>, Option<String>) {
+    let mut args = case.args.clone();
+    if args.iter().any(|a| a == "--tls") && !args.iter().any(|a| a.starts_with("--tls-cert")) {
+        args.extend(["--tls-cert".into(), check.cert.clone()]);
+        args.extend(["--tls-key".into(), check.key.clone()]);
+    }
+    let doc = case.stdin_doc.as_ref().map(|doc| {
+        let Ok(Value::Object(mut map)) = serde_json::from_str::<Value>(doc) else {
+            return doc.clone();
+        };
+        if map.get("tls") == Some(&Value::Bool(true)) && !map.contains_key("tls_cert") {
+            map.insert("tls_cert".into(), Value::String(check.cert.clone()));
+            map.insert("tls_key".into(), Value::String(check.key.clone()));
+        }
+        Value::Object(map).to_string()
+    });
+    (args, doc)
+}
+
+fn run(bin: &Path, case: &Case, check: &Check) -> Result<(), String> {
     let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
     let out_dir = dir.path().join("out");
+    let (args, doc) = if case.accept {
+        with_certificate(case, check)
+    } else {
+        (case.args.clone(), case.stdin_doc.clone())
+    };
     let mut cmd = Command::new(bin);
     cmd.arg("--no-detect")
-        .args(&case.args)
+        .args(&args)
         .arg("--out")
         .arg(&out_dir)
         .env("NO_COLOR", "1");
-    if let Some(doc) = &case.stdin_doc {
+    if let Some(doc) = &doc {
         let input = dir.path().join("input.json");
         std::fs::write(&input, doc).map_err(|e| e.to_string())?;
         cmd.arg("--input").arg(&input);
@@ -176,6 +225,9 @@ fn run(bin: &Path, case: &Case) -> Result<(), String> {
         .output()
         .map_err(|e| format!("cannot run {}: {e}", bin.display()))?;
     let stderr = String::from_utf8_lossy(&out.stderr);
+    if case.accept {
+        return accepted(&out, &stderr, &out_dir, &check.nginx);
+    }
     let mut problems = Vec::new();
     if out.status.code() != Some(2) {
         problems.push(format!("exit {:?}, expected 2", out.status.code()));
@@ -211,6 +263,30 @@ fn run(bin: &Path, case: &Case) -> Result<(), String> {
     }
 }
 
+/// An accepted case: exit 0, no panic, and `nginx -t` passes the tree without a warning.
+fn accepted(
+    out: &std::process::Output,
+    stderr: &str,
+    out_dir: &Path,
+    nginx: &Nginx,
+) -> Result<(), String> {
+    if out.status.code() != Some(0) || stderr.contains("panicked") {
+        return Err(format!(
+            "exit {:?}, expected 0 (a valid input)\n  stderr: {}",
+            out.status.code(),
+            stderr.trim()
+        ));
+    }
+    let conf = out_dir.join("etc/nginx/nginx.conf");
+    if !conf.is_file() {
+        return Err(format!("no {} written", conf.display()));
+    }
+    nginx
+        .test(&conf)
+        .map(drop)
+        .map_err(|e| format!("nginx -t failed: {}", e.trim()))
+}
+
 #[test]
 fn url_states_become_input_documents() {
     assert_eq!(
@@ -220,6 +296,11 @@ fn url_states_become_input_documents() {
     assert_eq!(
         url_state_doc("server_names=a&server_names=b&tls=true&vcpu=4"),
         r#"{"server_names":["a","b"],"tls":true,"vcpu":"4"}"#
+    );
+    // listen is a list (from the registry), like server_names.
+    assert_eq!(
+        url_state_doc("listen=80&listen=%2A%3A80"),
+        r#"{"listen":["80","*:80"]}"#
     );
 }
 
@@ -234,7 +315,15 @@ fn hostile_corpus() {
     );
     let cases = all_cases();
     assert!(cases.len() >= 300, "the corpus has {} cases", cases.len());
-    let failures = parallel(&cases, jobs(), |c| run(&bin, c));
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let cert =
+        nginx_gen_testsupport::self_signed(tmp.path(), "example.com").expect("test certificate");
+    let check = Check {
+        cert: cert.cert.display().to_string(),
+        key: cert.key.display().to_string(),
+        nginx: Nginx::debian(),
+    };
+    let failures = parallel(&cases, jobs(), |c| run(&bin, c, &check));
     let strict = std::env::var("NGINX_GEN_VERIFY_STRICT").is_ok_and(|v| v == "1");
     let (pending, failures): (Vec<_>, Vec<_>) = failures
         .into_iter()
@@ -262,8 +351,10 @@ fn hostile_corpus() {
         failures.len(),
         cases.len()
     );
+    let accepted = cases.iter().filter(|c| c.accept).count();
     eprintln!(
-        "hostile corpus: {} cases, each exit 2 with the field named, no panic, no file written",
-        cases.len()
+        "hostile corpus: {} cases; {} exit 2 with the field named, no panic, no file written; {accepted} accepted and nginx -t-safe",
+        cases.len(),
+        cases.len() - accepted,
     );
 }

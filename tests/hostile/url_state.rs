@@ -6,7 +6,8 @@
 //! panic, the resulting inputs are valid and survive the page's own `to_query` round trip,
 //! and — where the case has `web_field` — a notice names that parameter. Cases without
 //! `web_field` are values the page accepts by its own rules (`on` for a flag, a blank value
-//! meaning "not given"); `web_pending` marks a finding reported to the web front end.
+//! meaning "not given"); `web_pending` marks a finding reported to the web front end. A case
+//! marked `"accept": true` is a valid state: the page restores it without any notice.
 #![allow(clippy::disallowed_methods, reason = "test harness reads the corpus")]
 
 use std::path::Path;
@@ -20,7 +21,7 @@ fn url_states_through_the_web_parser() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../hostile/url.jsonl");
     let text = std::fs::read_to_string(&path).expect("url.jsonl");
     let strict = std::env::var("NGINX_GEN_VERIFY_STRICT").is_ok_and(|v| v == "1");
-    let (mut named, mut accepted, mut pending) = (0, 0, 0);
+    let (mut named, mut accepted, mut pending, mut valid) = (0, 0, 0, 0);
     let mut failures = Vec::new();
     for line in text.lines() {
         let case: Value = serde_json::from_str(line).expect("a JSON line");
@@ -39,6 +40,17 @@ fn url_states_through_the_web_parser() {
         }
         if Inputs::from_raw(&parsed.inputs.to_raw()).as_ref() != Ok(&parsed.inputs) {
             failures.push(format!("{state:?}: the result is not valid inputs"));
+        }
+        if case["accept"].as_bool() == Some(true) {
+            if parsed.notices.is_empty() {
+                valid += 1;
+            } else {
+                failures.push(format!(
+                    "{state:?}: a valid state, yet notices: {:?}",
+                    parsed.notices
+                ));
+            }
+            continue;
         }
         match (case["web_field"].as_str(), case["web_pending"].as_str()) {
             (Some(field), _) if parsed.notices.iter().any(|n| n.param == field) => named += 1,
@@ -63,7 +75,7 @@ fn url_states_through_the_web_parser() {
         failures.join("\n")
     );
     eprintln!(
-        "url states (web parser): {named} with a notice naming the field, {accepted} accepted by the page's rules, {pending} pending"
+        "url states (web parser): {named} with a notice naming the field, {accepted} accepted by the page's rules, {valid} valid and restored without a notice, {pending} pending"
     );
     assert!(
         named >= 40,
