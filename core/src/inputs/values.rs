@@ -2,9 +2,9 @@
 //! that could break out of a directive.
 
 use std::fmt;
-use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 use std::str::FromStr;
 
+use super::ip::Ip;
 use crate::choice::choice;
 
 choice! {
@@ -80,7 +80,7 @@ pub struct ServerName(String);
 impl ServerName {
     /// Whether the name is an IP address (clients send no SNI for those).
     pub fn is_ip(&self) -> bool {
-        self.0.parse::<IpAddr>().is_ok()
+        self.0.parse::<Ip>().is_ok()
     }
     /// The name as written in `server_name`.
     pub fn as_str(&self) -> &str {
@@ -122,7 +122,7 @@ impl FromStr for ServerName {
             .strip_prefix("*.")
             .or_else(|| s.strip_prefix('.'))
             .unwrap_or(s);
-        if s == "_" || is_hostname(bare) || s.parse::<IpAddr>().is_ok() {
+        if s == "_" || is_hostname(bare) || s.parse::<Ip>().is_ok() {
             Ok(Self(s.to_ascii_lowercase()))
         } else {
             Err("not a host name")
@@ -174,7 +174,7 @@ impl FromStr for SafePath {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Listen {
     /// The address, or `None` for every IPv4 address.
-    pub addr: Option<IpAddr>,
+    pub addr: Option<Ip>,
     /// The TCP port.
     pub port: u16,
 }
@@ -184,8 +184,8 @@ impl Listen {
     pub fn with_port(self, port: u16) -> String {
         match self.addr {
             None => port.to_string(),
-            Some(IpAddr::V4(a)) => format!("{a}:{port}"),
-            Some(IpAddr::V6(a)) => format!("[{a}]:{port}"),
+            Some(a @ Ip::V4(_)) => format!("{a}:{port}"),
+            Some(a @ Ip::V6(_)) => format!("[{a}]:{port}"),
         }
     }
 }
@@ -217,14 +217,10 @@ impl FromStr for Listen {
         };
         let addr = match addr {
             "*" => None,
-            a if a.starts_with('[') && a.ends_with(']') => Some(IpAddr::V6(
-                a[1..a.len() - 1]
-                    .parse::<Ipv6Addr>()
-                    .map_err(|_| "not an IPv6 address")?,
-            )),
-            a => Some(IpAddr::V4(
-                a.parse::<Ipv4Addr>().map_err(|_| "not an IPv4 address")?,
-            )),
+            a if a.starts_with('[') && a.ends_with(']') => {
+                Some(Ip::v6(&a[1..a.len() - 1]).ok_or("not an IPv6 address")?)
+            }
+            a => Some(Ip::v4(a).ok_or("not an IPv4 address")?),
         };
         Ok(Self { addr, port })
     }
@@ -254,14 +250,14 @@ impl Upstream {
                 host == "localhost"
                     || host
                         .trim_matches(|c| c == '[' || c == ']')
-                        .parse::<IpAddr>()
-                        .is_ok_and(|ip| ip.is_loopback())
+                        .parse::<Ip>()
+                        .is_ok_and(Ip::is_loopback)
             }
         }
     }
     /// Whether the host is a name that nginx resolves once, at start-up.
     pub fn is_hostname(&self) -> bool {
-        matches!(self, Self::Tcp { host, .. } if !host.starts_with('[') && host.parse::<IpAddr>().is_err())
+        matches!(self, Self::Tcp { host, .. } if !host.starts_with('[') && host.parse::<Ip>().is_err())
     }
     /// The TCP port, if any.
     pub fn port(&self) -> Option<u16> {
@@ -292,9 +288,9 @@ impl FromStr for Upstream {
             .ok_or("needs a port, as in 127.0.0.1:8080")?;
         let port = parse_port(port)?;
         let valid = if let Some(v6) = host.strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
-            v6.parse::<Ipv6Addr>().is_ok()
+            Ip::v6(v6).is_some()
         } else {
-            host.parse::<Ipv4Addr>().is_ok() || is_hostname(host)
+            Ip::v4(host).is_some() || is_hostname(host)
         };
         if !valid {
             return Err("not an IP address or host name");
@@ -308,13 +304,13 @@ impl FromStr for Upstream {
 
 /// A DNS server's address for nginx's `resolver`: `127.0.0.53`, `::1` or `[::1]`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Resolver(pub IpAddr);
+pub struct Resolver(pub Ip);
 
 impl fmt::Display for Resolver {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.0 {
-            IpAddr::V4(a) => write!(f, "{a}"),
-            IpAddr::V6(a) => write!(f, "[{a}]"),
+            a @ Ip::V4(_) => write!(f, "{a}"),
+            a @ Ip::V6(_) => write!(f, "[{a}]"),
         }
     }
 }
@@ -334,7 +330,7 @@ impl FromStr for Resolver {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Cidr {
     /// The address.
-    pub addr: IpAddr,
+    pub addr: Ip,
     /// The prefix length, if one was given.
     pub prefix: Option<u8>,
 }
@@ -358,7 +354,7 @@ impl FromStr for Cidr {
             ),
             None => (s, None),
         };
-        let addr: IpAddr = addr.parse().map_err(|_| "not an IP address")?;
+        let addr: Ip = addr.parse().map_err(|()| "not an IP address")?;
         let max = if addr.is_ipv4() { 32 } else { 128 };
         if prefix.is_some_and(|p| p > max) {
             return Err("the prefix is longer than the address");
