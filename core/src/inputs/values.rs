@@ -88,7 +88,11 @@ impl ServerName {
     }
     /// The name used for the site's file: the name without wildcard, `default` for `_`.
     pub fn file_stem(&self) -> &str {
-        match self.0.trim_start_matches("*.").trim_start_matches('.') {
+        let mut name = self.0.as_str();
+        while let Some(rest) = name.strip_prefix("*.") {
+            name = rest;
+        }
+        match name.trim_start_matches('.') {
             "_" => "default",
             s => s,
         }

@@ -23,7 +23,7 @@ fn reason_body(reason: &Reason, cat: &Catalogue) -> Html {
                     <dt>{ T::StockDefault.get(cat) }</dt><dd><code>{ d }</code></dd>
                 }
                 <dt>{ T::Docs.get(cat) }</dt>
-                <dd><a href={reason.doc} target="_blank" rel="noopener noreferrer">{ reason.doc.trim_start_matches("https://") }</a></dd>
+                <dd><a href={reason.doc} target="_blank" rel="noopener noreferrer">{ reason.doc.strip_prefix("https://").unwrap_or(reason.doc) }</a></dd>
             </dl>
         </>
     }
