@@ -246,10 +246,7 @@ fn clear(raw: &mut RawInputs, key: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn inputs(json: &str) -> Inputs {
-        Inputs::from_json(json).unwrap()
-    }
+    use crate::testing::inputs;
 
     #[test]
     fn defaults_are_written_in_full_and_read_back() {

@@ -14,7 +14,7 @@ use crate::state::{Action, State};
 #[function_component(InputForm)]
 pub fn input_form(props: &Props) -> Html {
     let state = &props.state;
-    let cat: &Catalogue = &state.cat;
+    let cat: &Catalogue = state.cat();
     let reset = {
         let state = state.clone();
         Callback::from(move |_: MouseEvent| state.dispatch(Action::Reset))
@@ -36,7 +36,7 @@ pub fn input_form(props: &Props) -> Html {
 }
 
 fn field(state: &UseReducerHandle<State>, f: Field) -> Html {
-    let cat: &Catalogue = &state.cat;
+    let cat: &Catalogue = state.cat();
     let key = f.key();
     let (label, hint) = match f.texts() {
         Some((label, hint)) => (label.get(cat), hint.get(cat)),

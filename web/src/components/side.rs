@@ -33,7 +33,7 @@ fn reason_body(reason: &Reason, cat: &Catalogue) -> Html {
 #[function_component(ReasonPanel)]
 pub fn reason_panel(props: &Props) -> Html {
     let state = &props.state;
-    let cat: &Catalogue = &state.cat;
+    let cat: &Catalogue = state.cat();
     let plan = &state.output.plan;
     let selected = state.selected.and_then(|i| plan.settings.get(i));
     html! {
@@ -82,7 +82,7 @@ fn size(bytes: u64) -> String {
 #[function_component(Summary)]
 pub fn summary(props: &Props) -> Html {
     let state = &props.state;
-    let cat: &Catalogue = &state.cat;
+    let cat: &Catalogue = state.cat();
     let plan = &state.output.plan;
     let c = &plan.capacity;
     let limit = match c.limited_by {
