@@ -63,20 +63,27 @@ impl fmt::Display for Ip {
                         (start, len) = (i + 1 - run, run);
                     }
                 }
-                let hex = |f: &mut fmt::Formatter<'_>, part: &[u16]| {
-                    for (i, g) in part.iter().enumerate() {
-                        let sep = if i == 0 { "" } else { ":" };
-                        write!(f, "{sep}{g:x}")?;
+                let mut text = String::with_capacity(39);
+                let mut i = 0;
+                while i < 8 {
+                    if len > 1 && i == start {
+                        text.push_str("::");
+                        i += len;
+                        continue;
                     }
-                    Ok(())
-                };
-                if len > 1 {
-                    hex(f, &groups[..start])?;
-                    f.write_str("::")?;
-                    hex(f, &groups[start + len..])
-                } else {
-                    hex(f, &groups)
+                    if !text.is_empty() && !text.ends_with(':') {
+                        text.push(':');
+                    }
+                    // Lowercase hexadecimal without leading zeros, as `{:x}` writes it.
+                    let g = u32::from(groups[i]);
+                    for shift in [12, 8, 4, 0] {
+                        if g >> shift != 0 || shift == 0 {
+                            text.push(char::from_digit((g >> shift) & 0xf, 16).unwrap_or('0'));
+                        }
+                    }
+                    i += 1;
                 }
+                f.write_str(&text)
             }
         }
     }
