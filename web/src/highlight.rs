@@ -80,11 +80,14 @@ fn tokens<'a>(mut s: &'a str, out: &mut Vec<(Class, &'a str)>) {
             // A JSON string followed by ':' is a property name.
             let is_key = s[close..].trim_start().starts_with(':') && c == '"';
             (if is_key { Class::Key } else { Class::Str }, close)
-        } else if "{}[];=,:".contains(c) {
+        } else if matches!(c, '{' | '}' | '[' | ']' | ';' | '=' | ',' | ':') {
             (Class::Punct, c.len_utf8())
         } else {
             let len = s
-                .find(|c: char| c.is_whitespace() || "\"'{}[];=,".contains(c))
+                .find(|c: char| {
+                    c.is_whitespace()
+                        || matches!(c, '"' | '\'' | '{' | '}' | '[' | ']' | ';' | '=' | ',')
+                })
                 .unwrap_or(s.len())
                 .max(c.len_utf8());
             let word = &s[..len];

@@ -2,7 +2,8 @@
 //  1. The names of the functions the .wasm imports from its JS glue: wasm-bindgen gives
 //     each one a 16-digit hash (`__wbg_appendChild_dbf7ad2f48413560`), written once in the
 //     .wasm and once in the glue, where neither compression nor a minifier can shorten
-//     them. Each becomes a short name in both files (`w2f`).
+//     them. Each becomes a short name in both files (`w2f`), and so does the name of the
+//     module they are imported from (`./nginx-gen-web_bg.js`, written with every import).
 //  2. The glue is minified with esbuild (trunk's own JS minifier cannot parse it and
 //     leaves it as generated).
 //  3. index.html gets the new integrity digests of both files.
@@ -54,8 +55,9 @@ function leb(n) {
 const utf8 = new TextEncoder();
 const text = new TextDecoder("utf-8", { fatal: true });
 
-/// The .wasm with its function imports renamed by `rename(name)` (undefined: kept).
-function renameImports(wasm, rename) {
+/// The .wasm with its function imports renamed by `rename(name)` and their modules by
+/// `renameModule(name)` (undefined: kept).
+function renameImports(wasm, rename, renameModule) {
   const out = [wasm.subarray(0, 8)];
   let at = 8;
   while (at < wasm.length) {
@@ -91,7 +93,7 @@ function renameImports(wasm, rename) {
       else if (kind === 4) p = readLeb(wasm, p + 1)[1]; // tag: attribute, type index
       else throw new Error(`minify-glue: unknown import kind ${kind}`);
       const renamed = (kind === 0 && rename(field)) || field;
-      for (const s of [module, renamed]) body.push(...leb(utf8.encode(s).length), ...utf8.encode(s));
+      for (const s of [renameModule(module) || module, renamed]) body.push(...leb(utf8.encode(s).length), ...utf8.encode(s));
       body.push(...wasm.subarray(descStart, p));
     }
     if (p !== end) throw new Error("minify-glue: the import section did not parse");
@@ -109,6 +111,17 @@ const jsBefore = glue;
 
 const escape = (s) => s.replace(/[$]/g, "\\$&");
 let next = 0;
+const modules = new Map();
+const renameModule = (module) => {
+  // The module's name is the key of the glue's import object, written there once.
+  if (!modules.has(module)) {
+    const quoted = JSON.stringify(module);
+    const short = glue.split(quoted).length === 2 ? `m${modules.size}` : undefined;
+    if (short) glue = glue.replace(quoted, JSON.stringify(short));
+    modules.set(module, short);
+  }
+  return modules.get(module);
+};
 const wasm = renameImports(wasmBefore, (field) => {
   // Only hashed names that the glue writes exactly once (as the key of its import object).
   if (!/_[0-9a-f]{16}$/.test(field)) return undefined;
@@ -117,7 +130,7 @@ const wasm = renameImports(wasmBefore, (field) => {
   const short = `w${(next++).toString(36)}`;
   glue = glue.replace(pattern, short);
   return short;
-});
+}, renameModule);
 if (next === 0) throw new Error("minify-glue: no import was renamed; has wasm-bindgen's naming changed?");
 
 const { code } = esbuild.transformSync(glue, { minify: true, format: "esm", loader: "js" });
