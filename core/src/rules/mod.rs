@@ -185,7 +185,13 @@ impl Ctx<'_> {
     /// name is an IP address (clients send no SNI for those, so the site must be the
     /// port's default server).
     pub fn catch_all_tls(&self) -> bool {
-        self.i.tls && self.catch_all() && !self.i.server_names.iter().any(crate::inputs::ServerName::is_ip)
+        self.i.tls
+            && self.catch_all()
+            && !self
+                .i
+                .server_names
+                .iter()
+                .any(crate::inputs::ServerName::is_ip)
     }
 
     /// The server that owns the listen options (`default_server`, `backlog=`) of the
