@@ -49,11 +49,10 @@ impl fmt::Display for Ip {
     /// zero groups (the first of equals) as `::`, IPv4-mapped addresses as `::ffff:a.b.c.d`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
-            Self::V4([a, b, c, d]) => write!(f, "{a}.{b}.{c}.{d}"),
-            Self::V6([0, 0, 0, 0, 0, 0xffff, g, h]) => {
-                let [a, b] = g.to_be_bytes();
-                let [c, d] = h.to_be_bytes();
-                write!(f, "::ffff:{}", Self::V4([a, b, c, d]))
+            Self::V4(o) => write!(f, "{}.{}.{}.{}", o[0], o[1], o[2], o[3]),
+            Self::V6([0, 0, 0, 0, 0, 0xffff, high, low]) => {
+                let (high, low) = (high.to_be_bytes(), low.to_be_bytes());
+                write!(f, "::ffff:{}", Self::V4([high[0], high[1], low[0], low[1]]))
             }
             Self::V6(groups) => {
                 let (mut start, mut len, mut run) = (0, 0, 0);

@@ -326,7 +326,7 @@ impl FromStr for Resolver {
             .strip_prefix('[')
             .and_then(|s| s.strip_suffix(']'))
             .unwrap_or(s);
-        bare.parse().map(Self).map_err(|_| "not an IP address")
+        bare.parse().map(Self).map_err(|()| "not an IP address")
     }
 }
 
