@@ -11,7 +11,7 @@ use crate::verdict::{ratio, tally};
 pub fn console(modes: &[ModeResult], variants: &[Variant]) -> String {
     let mut out = String::new();
     for m in modes {
-        let _ = writeln!(out, "\n== {} ({}) ==", m.name, m.link);
+        let _ = writeln!(out, "\n== {} ({}) ==", m.name(), m.link);
         let _ = writeln!(
             out,
             "{:<10} {:>5} {:<12} {:>10} {:>9} {:>9} {:>8} {:>6}  vs stock / vs guide",

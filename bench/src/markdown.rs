@@ -127,7 +127,7 @@ pub fn markdown(modes: &[ModeResult], variants: &[Variant], meta: &Meta, svg_nam
         "\n![req/s per scenario, relative to the best variant]({svg_name})\n"
     );
     for m in modes {
-        let _ = writeln!(o, "### {} — {}\n", m.name, m.link);
+        let _ = writeln!(o, "### {} — {}\n", m.name(), m.link);
         let _ = writeln!(
             o,
             "Took {:.0} s. Each cell: req/s ratio (geometric mean of the per-round ratios; its 95 % confidence interval; the lowest and highest round), CPU per request (baseline ÷ this, above 1 = cheaper), p99 ratio (below 1 = better), verdict.\n",
@@ -174,7 +174,7 @@ pub fn markdown(modes: &[ModeResult], variants: &[Variant], meta: &Meta, svg_nam
         let _ = writeln!(
             o,
             "\n<details><summary>All figures ({})</summary>\n",
-            m.name
+            m.name()
         );
         let _ = writeln!(
             o,

@@ -37,15 +37,30 @@ pub struct InstanceLog {
 /// One mode's results (loopback, or one shaped link rate).
 #[derive(Debug, Clone)]
 pub struct ModeResult {
-    pub name: String,
+    /// The link, as the report describes it.
     pub link: String,
     pub cells: Vec<Cell>,
     pub logs: Vec<InstanceLog>,
-    /// The shaped link's rate, if any (Mbit/s).
+    /// The shaped link's rate, if any (Mbit/s); it names the mode ([`ModeResult::name`]).
     pub link_mbit: Option<u32>,
     /// nginx workers per instance (CPU use is judged per worker).
     pub workers: usize,
     pub wall: Duration,
+}
+
+impl ModeResult {
+    /// The mode's name: `loopback`, or `shaped-<rate>mbit`.
+    pub fn name(&self) -> String {
+        mode_name(self.link_mbit)
+    }
+}
+
+/// The name of the mode with this shaped link rate (also its working directory's).
+pub fn mode_name(link_mbit: Option<u32>) -> String {
+    link_mbit.map_or_else(
+        || "loopback".to_owned(),
+        |mbit| format!("shaped-{mbit}mbit"),
+    )
 }
 
 /// True when no run had errors or bad statuses (what the smoke test checks).

@@ -129,12 +129,7 @@ pub fn all(mut setup: Setup) -> Result<(Vec<ModeResult>, Vec<String>), String> {
     let mut modes = Vec::new();
     let mut notes = Vec::new();
     if opts.loopback() {
-        modes.push(run_mode(
-            "loopback",
-            "loopback (127.0.0.1), no shaping",
-            None,
-            &setup,
-        )?);
+        modes.push(run_mode("loopback (127.0.0.1), no shaping", None, &setup)?);
     }
     if opts.shaped {
         match netns::Link::create() {
@@ -152,12 +147,7 @@ pub fn all(mut setup: Setup) -> Result<(Vec<ModeResult>, Vec<String>), String> {
                 setup.client.netns = Some(link.client.clone());
                 for &mbit in &opts.links {
                     link.shape(mbit)?;
-                    modes.push(run_mode(
-                        &format!("shaped-{mbit}mbit"),
-                        &link.describe(mbit),
-                        Some(mbit),
-                        &setup,
-                    )?);
+                    modes.push(run_mode(&link.describe(mbit), Some(mbit), &setup)?);
                 }
             }
         }
@@ -165,14 +155,10 @@ pub fn all(mut setup: Setup) -> Result<(Vec<ModeResult>, Vec<String>), String> {
     Ok((modes, notes))
 }
 
-fn run_mode(
-    name: &str,
-    link: &str,
-    link_mbit: Option<u32>,
-    s: &Setup,
-) -> Result<ModeResult, String> {
+fn run_mode(link: &str, link_mbit: Option<u32>, s: &Setup) -> Result<ModeResult, String> {
     let started = Instant::now();
-    let dir = s.tmp.join(name);
+    let name = crate::results::mode_name(link_mbit);
+    let dir = s.tmp.join(&name);
     let mut port = s.opts.port;
     let mut next_port = || {
         port += 2;
@@ -328,7 +314,6 @@ fn run_mode(
     Ok(ModeResult {
         link_mbit,
         workers: env.workers,
-        name: name.to_string(),
         link: link.to_string(),
         cells,
         logs,

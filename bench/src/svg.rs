@@ -48,7 +48,7 @@ pub fn svg(modes: &[ModeResult], variants: &[Variant]) -> String {
         let _ = writeln!(
             o,
             "<text x=\"10\" y=\"{y}\" font-size=\"13\" font-weight=\"bold\">{} — {}</text>",
-            esc(&m.name),
+            esc(&m.name()),
             esc(&m.link)
         );
         y += 10.0;

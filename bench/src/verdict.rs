@@ -381,7 +381,6 @@ mod tests {
         let gen_ = rounds(4, &[(21_000, 950), (21_300, 950), (21_100, 950)]);
         let slow = rounds(4, &[(18_000, 950), (18_300, 950), (18_100, 950)]);
         let m = ModeResult {
-            name: "loopback".into(),
             link: "loopback".into(),
             cells: vec![
                 cell(vec![stock.clone(), stock.clone(), gen_]),

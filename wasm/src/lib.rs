@@ -28,6 +28,11 @@ use serde::ser::SerializeMap;
 use tsify::Tsify;
 use wasm_bindgen::prelude::*;
 
+/// The allocator: talc instead of the standard library's dlmalloc (docs/wasm.md, "Size").
+#[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
+#[global_allocator]
+static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
+
 /// What `generate()` returns: the CLI's `--format json` document with the files added.
 /// (Describes the result for TypeScript; `generate` builds it from core's own JSON text.)
 #[derive(Debug, Serialize, Tsify)]

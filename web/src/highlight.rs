@@ -80,11 +80,14 @@ fn tokens<'a>(mut s: &'a str, out: &mut Vec<(Class, &'a str)>) {
             // A JSON string followed by ':' is a property name.
             let is_key = s[close..].trim_start().starts_with(':') && c == '"';
             (if is_key { Class::Key } else { Class::Str }, close)
-        } else if "{}[];=,:".contains(c) {
+        } else if matches!(c, '{' | '}' | '[' | ']' | ';' | '=' | ',' | ':') {
             (Class::Punct, c.len_utf8())
         } else {
             let len = s
-                .find(|c: char| c.is_whitespace() || "\"'{}[];=,".contains(c))
+                .find(|c: char| {
+                    c.is_whitespace()
+                        || matches!(c, '"' | '\'' | '{' | '}' | '[' | ']' | ';' | '=' | ',')
+                })
                 .unwrap_or(s.len())
                 .max(c.len_utf8());
             let word = &s[..len];
@@ -166,13 +169,13 @@ pub fn line_keys(lines: &[&str]) -> Vec<Option<String>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::{inputs, plan};
     use nginx_gen_core::render;
-    use nginx_gen_core::{Inputs, Plan};
     use std::collections::HashSet;
 
     #[test]
     fn pieces_join_to_the_line() {
-        let plan = Plan::new(&Inputs::from_json(r#"{"tls": true, "workload": "mixed"}"#).unwrap());
+        let plan = plan(r#"{"tls": true, "workload": "mixed"}"#);
         for tab in crate::state::Tab::ALL {
             let text = render::render(&plan, tab.format());
             for l in text.split('\n') {
@@ -200,7 +203,7 @@ mod tests {
             r#"{"workload": "mixed", "tls": true, "http3": true, "lang": "de"}"#,
         ] {
             let output = crate::state::Output::new(
-                &Inputs::from_json(json).unwrap(),
+                &inputs(json),
                 &std::rc::Rc::new(nginx_gen_core::i18n::Catalogue::default()),
             );
             let plan = &output.plan;
@@ -273,7 +276,6 @@ mod tests {
                 .map(|(key, line)| key.unwrap_or_else(|| (*line).to_owned()))
                 .collect()
         };
-        let plan = |json| Plan::new(&Inputs::from_json(json).unwrap());
         for (from, to) in [
             (
                 r#"{"workload": "proxy", "nginx_version": "1.30"}"#,

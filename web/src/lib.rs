@@ -20,6 +20,8 @@ pub mod highlight;
 pub mod i18n;
 pub mod share;
 pub mod state;
+#[cfg(test)]
+mod testing;
 
 /// Mounts the app on `<body>`.
 pub fn start() {

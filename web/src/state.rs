@@ -199,7 +199,8 @@ pub struct Output {
     pub query: String,
     /// The CLI command giving the same files.
     pub command: String,
-    /// The language the texts are rendered in.
+    /// The texts of the page's language, in which the tabs are rendered (English until
+    /// that language's catalogue has been loaded).
     cat: Rc<Catalogue>,
     /// Per tab (in [`Tab::ALL`] order): its text as the CLI prints it with `--format`, and
     /// for the four files where each setting's lines are.
@@ -230,6 +231,11 @@ impl Output {
         plan.inputs.lang = lang;
         plan.command = plan.inputs.to_command();
         Self::rendered(plan, cat)
+    }
+
+    /// The catalogue the texts are rendered with.
+    pub fn cat(&self) -> &Rc<Catalogue> {
+        &self.cat
     }
 
     /// A tab's text, rendered when it is first shown.
@@ -271,10 +277,8 @@ impl Eq for Output {}
 pub struct State {
     /// The form as typed.
     pub form: Form,
-    /// Language of the page and of the reasons in the files.
+    /// Language of the page and of the reasons in the files (its texts: [`State::cat`]).
     pub lang: Lang,
-    /// The texts of `lang` (English until its catalogue has been loaded).
-    pub cat: Rc<Catalogue>,
     /// A language whose catalogue could not be loaded (offline before its first use).
     pub lang_failed: Option<Lang>,
     /// Colour scheme.
@@ -332,7 +336,6 @@ impl State {
             form: Form::from_inputs(&inputs),
             lang: inputs.lang,
             output: Rc::new(Output::new(&inputs, &cat)),
-            cat,
             lang_failed: None,
             theme: Theme::Auto,
             tab: Tab::Nginx,
@@ -340,6 +343,12 @@ impl State {
             errors: None,
             notices: share.notices,
         }
+    }
+
+    /// The texts of `lang`: the catalogue the output is rendered with (English until the
+    /// language's catalogue has been loaded).
+    pub fn cat(&self) -> &Catalogue {
+        &self.output.cat
     }
 
     /// The error the core reported for a field.
@@ -366,7 +375,6 @@ impl State {
                 next.lang_failed = None;
                 next.output = Rc::new(next.output.in_language(cat.lang, &cat));
                 next.errors = next.errors.map(|e| e.localized(&cat));
-                next.cat = cat;
             }
             Action::LangFailed(lang) => next.lang_failed = Some(lang),
             Action::SetTheme(theme) => next.theme = theme,
@@ -395,11 +403,11 @@ impl State {
             Ok(inputs) => {
                 self.errors = None;
                 if inputs != self.output.plan.inputs {
-                    self.output = Rc::new(Output::new(&inputs, &self.cat));
+                    self.output = Rc::new(Output::new(&inputs, self.output.cat()));
                     self.selected = None;
                 }
             }
-            Err(errors) => self.errors = Some(errors.localized(&self.cat)),
+            Err(errors) => self.errors = Some(errors.localized(self.cat())),
         }
     }
 }
@@ -409,7 +417,7 @@ mod tests {
     use super::*;
 
     fn cli_text(json: &str, format: Format) -> String {
-        render::render(&Plan::new(&Inputs::from_json(json).unwrap()), format)
+        render::render(&crate::testing::plan(json), format)
     }
 
     #[test]
@@ -475,7 +483,7 @@ mod tests {
         let s = State::default()
             .reduce(Action::Set(Field::named("vcpu"), "x".into()))
             .reduce(Action::SetLang(catalogue(Lang::De)));
-        let plan = Plan::new(&Inputs::from_json(r#"{"lang": "de"}"#).unwrap());
+        let plan = crate::testing::plan(r#"{"lang": "de"}"#);
         assert_eq!(
             s.output.text(Tab::Nginx),
             render::render_in(&plan, Format::Nginx, &catalogue(Lang::De)),

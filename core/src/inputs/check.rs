@@ -148,8 +148,29 @@ impl Checker {
         spec: &Input,
         items: &[String],
     ) -> Option<Vec<T>> {
+        if !self.list_fits(spec, items) {
+            return None;
+        }
+        let before = self.errors.len();
+        let mut out: Vec<T> = Vec::with_capacity(items.len());
+        for item in items {
+            if let Some(v) = self.parsed::<T>(spec, item) {
+                if out.contains(&v) {
+                    self.twice(spec, item);
+                } else {
+                    out.push(v);
+                }
+            }
+        }
+        (self.errors.len() == before).then_some(out)
+    }
+
+    /// Whether `items` is a list of the accepted length (else the error is recorded). Apart
+    /// from [`Checker::list`], which is generic, so that each list type does not repeat it.
+    fn list_fits(&mut self, spec: &Input, items: &[String]) -> bool {
         if !matches!(spec.kind, Kind::List { .. }) {
-            return self.wrong_kind(spec);
+            let _: Option<()> = self.wrong_kind(spec);
+            return false;
         }
         if items.is_empty() || items.len() > limits::LIST_MAX {
             self.fail(
@@ -163,21 +184,15 @@ impl Checker {
                     ],
                 ),
             );
-            return None;
+            return false;
         }
-        let before = self.errors.len();
-        let mut out: Vec<T> = Vec::with_capacity(items.len());
-        for item in items {
-            if let Some(v) = self.parsed::<T>(spec, item) {
-                if out.contains(&v) {
-                    let message = Msg::with(&texts::TWICE, vec![("value", value(printable(item)))]);
-                    self.fail(spec.name, message, spec.kind.accepted_msg());
-                } else {
-                    out.push(v);
-                }
-            }
-        }
-        (self.errors.len() == before).then_some(out)
+        true
+    }
+
+    /// Records an entry given twice.
+    fn twice(&mut self, spec: &Input, item: &str) {
+        let message = Msg::with(&texts::TWICE, vec![("value", value(printable(item)))]);
+        self.fail(spec.name, message, spec.kind.accepted_msg());
     }
 }
 

@@ -126,6 +126,7 @@ macro_rules! inputs {
 
 mod check;
 pub mod doc;
+mod ip;
 mod raw;
 mod registry;
 mod schema;
@@ -137,6 +138,7 @@ mod values;
 use check::Checker;
 
 pub use doc::markdown;
+pub use ip::Ip;
 pub use raw::{InputError, InputErrors, RawValue, Scalar, WrongShape};
 pub use registry::{INPUTS, Inputs, RawInputs};
 pub use schema::json_schema;

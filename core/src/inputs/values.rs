@@ -2,9 +2,9 @@
 //! that could break out of a directive.
 
 use std::fmt;
-use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 use std::str::FromStr;
 
+use super::ip::Ip;
 use crate::choice::choice;
 
 choice! {
@@ -146,7 +146,7 @@ pub struct ServerName(String);
 impl ServerName {
     /// Whether the name is an IP address (clients send no SNI for those).
     pub fn is_ip(&self) -> bool {
-        self.0.parse::<IpAddr>().is_ok()
+        self.0.parse::<Ip>().is_ok()
     }
     /// The name as written in `server_name`.
     pub fn as_str(&self) -> &str {
@@ -154,7 +154,11 @@ impl ServerName {
     }
     /// The name used for the site's file: the name without wildcard, `default` for `_`.
     pub fn file_stem(&self) -> &str {
-        match self.0.trim_start_matches("*.").trim_start_matches('.') {
+        let mut name = self.0.as_str();
+        while let Some(rest) = name.strip_prefix("*.") {
+            name = rest;
+        }
+        match name.trim_start_matches('.') {
             "_" => "default",
             s => s,
         }
@@ -188,7 +192,7 @@ impl FromStr for ServerName {
             .strip_prefix("*.")
             .or_else(|| s.strip_prefix('.'))
             .unwrap_or(s);
-        if s == "_" || is_hostname(bare) || s.parse::<IpAddr>().is_ok() {
+        if s == "_" || is_hostname(bare) || s.parse::<Ip>().is_ok() {
             Ok(Self(s.to_ascii_lowercase()))
         } else {
             Err("not a host name")
@@ -240,7 +244,7 @@ impl FromStr for SafePath {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Listen {
     /// The address, or `None` for every IPv4 address.
-    pub addr: Option<IpAddr>,
+    pub addr: Option<Ip>,
     /// The TCP port.
     pub port: u16,
 }
@@ -250,8 +254,8 @@ impl Listen {
     pub fn with_port(self, port: u16) -> String {
         match self.addr {
             None => port.to_string(),
-            Some(IpAddr::V4(a)) => format!("{a}:{port}"),
-            Some(IpAddr::V6(a)) => format!("[{a}]:{port}"),
+            Some(a @ Ip::V4(_)) => format!("{a}:{port}"),
+            Some(a @ Ip::V6(_)) => format!("[{a}]:{port}"),
         }
     }
 }
@@ -283,14 +287,10 @@ impl FromStr for Listen {
         };
         let addr = match addr {
             "*" => None,
-            a if a.starts_with('[') && a.ends_with(']') => Some(IpAddr::V6(
-                a[1..a.len() - 1]
-                    .parse::<Ipv6Addr>()
-                    .map_err(|_| "not an IPv6 address")?,
-            )),
-            a => Some(IpAddr::V4(
-                a.parse::<Ipv4Addr>().map_err(|_| "not an IPv4 address")?,
-            )),
+            a if a.starts_with('[') && a.ends_with(']') => {
+                Some(Ip::v6(&a[1..a.len() - 1]).ok_or("not an IPv6 address")?)
+            }
+            a => Some(Ip::v4(a).ok_or("not an IPv4 address")?),
         };
         // `0.0.0.0:80` is the socket `80` opens: one value, so the list check sees the twin.
         let addr = addr.filter(|a| *a != IpAddr::V4(Ipv4Addr::UNSPECIFIED));
@@ -334,14 +334,14 @@ impl Upstream {
                 host == "localhost"
                     || host
                         .trim_matches(|c| c == '[' || c == ']')
-                        .parse::<IpAddr>()
-                        .is_ok_and(|ip| ip.is_loopback())
+                        .parse::<Ip>()
+                        .is_ok_and(Ip::is_loopback)
             }
         }
     }
     /// Whether the host is a name that nginx resolves once, at start-up.
     pub fn is_hostname(&self) -> bool {
-        matches!(self, Self::Tcp { host, .. } if !host.starts_with('[') && host.parse::<IpAddr>().is_err())
+        matches!(self, Self::Tcp { host, .. } if !host.starts_with('[') && host.parse::<Ip>().is_err())
     }
     /// The TCP port, if any.
     pub fn port(&self) -> Option<u16> {
@@ -372,9 +372,9 @@ impl FromStr for Upstream {
             .ok_or("needs a port, as in 127.0.0.1:8080")?;
         let port = parse_port(port)?;
         let valid = if let Some(v6) = host.strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
-            v6.parse::<Ipv6Addr>().is_ok()
+            Ip::v6(v6).is_some()
         } else {
-            host.parse::<Ipv4Addr>().is_ok() || is_hostname(host)
+            Ip::v4(host).is_some() || is_hostname(host)
         };
         if !valid {
             return Err("not an IP address or host name");
@@ -388,13 +388,13 @@ impl FromStr for Upstream {
 
 /// A DNS server's address for nginx's `resolver`: `127.0.0.53`, `::1` or `[::1]`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Resolver(pub IpAddr);
+pub struct Resolver(pub Ip);
 
 impl fmt::Display for Resolver {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.0 {
-            IpAddr::V4(a) => write!(f, "{a}"),
-            IpAddr::V6(a) => write!(f, "[{a}]"),
+            a @ Ip::V4(_) => write!(f, "{a}"),
+            a @ Ip::V6(_) => write!(f, "[{a}]"),
         }
     }
 }
@@ -406,7 +406,7 @@ impl FromStr for Resolver {
             .strip_prefix('[')
             .and_then(|s| s.strip_suffix(']'))
             .unwrap_or(s);
-        bare.parse().map(Self).map_err(|_| "not an IP address")
+        bare.parse().map(Self).map_err(|()| "not an IP address")
     }
 }
 
@@ -414,7 +414,7 @@ impl FromStr for Resolver {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Cidr {
     /// The address.
-    pub addr: IpAddr,
+    pub addr: Ip,
     /// The prefix length, if one was given.
     pub prefix: Option<u8>,
 }
@@ -438,7 +438,7 @@ impl FromStr for Cidr {
             ),
             None => (s, None),
         };
-        let addr: IpAddr = addr.parse().map_err(|_| "not an IP address")?;
+        let addr: Ip = addr.parse().map_err(|()| "not an IP address")?;
         let max = if addr.is_ipv4() { 32 } else { 128 };
         if prefix.is_some_and(|p| p > max) {
             return Err("the prefix is longer than the address");

@@ -8,24 +8,10 @@ use nginx_gen_core::{Plan, render::SYSCTL_PATH, render::SYSTEMD_PATH};
 
 use crate::parse::{self, Directive};
 
-/// The `location` arguments of each role. These are the only strings of the site file
-/// that do not come from the plan; they are fixed by the site's design.
+/// The `location` arguments of each role: the only strings of the site file that do not
+/// come from the plan, fixed by the site's design ([`LocationRole::matcher`]).
 pub fn location_args(role: LocationRole) -> Vec<String> {
-    let args: &[&str] = match role {
-        LocationRole::Acme => &["^~", "/.well-known/acme-challenge/"],
-        LocationRole::Health => &["=", "/healthz"],
-        LocationRole::Hidden => &[
-            "~",
-            r"/\.(?!well-known/)|\.(?:bak|dist|inc|ini|log|old|orig|save|sql|sw[op])$|~$",
-        ],
-        LocationRole::Root => &["/"],
-        LocationRole::Assets => &[
-            "~*",
-            r"\.(?:css|js|mjs|map|png|jpe?g|gif|ico|svg|webp|avif|woff2?)$",
-        ],
-        LocationRole::App => &["@app"],
-    };
-    args.iter().map(|s| (*s).to_owned()).collect()
+    role.matcher().iter().map(|s| (*s).to_owned()).collect()
 }
 
 fn leaf(name: &str, args: &[impl ToString]) -> Directive {

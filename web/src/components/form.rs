@@ -14,7 +14,7 @@ use crate::state::{Action, State};
 #[function_component(InputForm)]
 pub fn input_form(props: &Props) -> Html {
     let state = &props.state;
-    let cat: &Catalogue = &state.cat;
+    let cat: &Catalogue = state.cat();
     let reset = {
         let state = state.clone();
         Callback::from(move |_: MouseEvent| state.dispatch(Action::Reset))
@@ -36,7 +36,7 @@ pub fn input_form(props: &Props) -> Html {
 }
 
 fn field(state: &UseReducerHandle<State>, f: Field) -> Html {
-    let cat: &Catalogue = &state.cat;
+    let cat: &Catalogue = state.cat();
     let key = f.key();
     let (label, hint) = match f.texts() {
         Some((label, hint)) => (label.get(cat), hint.get(cat)),
@@ -94,16 +94,20 @@ fn field(state: &UseReducerHandle<State>, f: Field) -> Html {
                 </select>
             }
         }
-        Widget::Number => html! {
-            <input type="text" inputmode="numeric" id={id.clone()} name={key} value={value} oninput={on_text}
-                placeholder={if f.key() == "clients" { T::Auto.get(cat).to_owned() } else { String::new() }}
-                autocomplete="off" spellcheck="false" aria-describedby={described} aria-invalid={invalid} />
-        },
-        Widget::Text | Widget::List => html! {
-            <input type="text" id={id.clone()} name={key} value={value} oninput={on_text}
-                placeholder={placeholder(state, f)}
-                autocomplete="off" autocapitalize="none" spellcheck="false" aria-describedby={described} aria-invalid={invalid} />
-        },
+        // One element for the three text inputs: an attribute given `None` is left out.
+        widget => {
+            let number = widget == Widget::Number;
+            let placeholder = match f.key() {
+                "clients" => T::Auto.get(cat).to_owned(),
+                _ if number => String::new(),
+                _ => placeholder(state, f),
+            };
+            html! {
+                <input type="text" inputmode={number.then_some("numeric")} id={id.clone()} name={key} value={value} oninput={on_text}
+                    placeholder={placeholder}
+                    autocomplete="off" autocapitalize={(!number).then_some("none")} spellcheck="false" aria-describedby={described} aria-invalid={invalid} />
+            }
+        }
     };
     html! {
         <div class={classes!("field", error.is_some().then_some("invalid"))} data-testid={format!("field-{key}")}>

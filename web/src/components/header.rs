@@ -33,7 +33,7 @@ pub fn switch_language(
 pub fn header(props: &Props) -> Html {
     let state = &props.state;
     let lang = state.lang;
-    let cat: &Catalogue = &state.cat;
+    let cat: &Catalogue = state.cat();
     let on_lang = {
         let state = state.clone();
         Callback::from(move |e: Event| {

@@ -75,7 +75,7 @@ pub fn app() -> Html {
         // A language named by the URL or the browser: load its texts once.
         let state = state.clone();
         use_effect_with((), move |()| {
-            if state.cat.lang != state.lang {
+            if state.cat().lang != state.lang {
                 header::switch_language(&state, state.lang, || {});
             }
         });
@@ -85,7 +85,7 @@ pub fn app() -> Html {
         browser::set_root_attribute("lang", lang.as_str());
         browser::store("nginx-gen-theme", theme.as_str());
     });
-    let cat: &Catalogue = &state.cat;
+    let cat: &Catalogue = state.cat();
     html! {
         <>
             <a class="skip" href="#output">{ T::Skip.get(cat) }</a>
@@ -108,7 +108,7 @@ pub fn app() -> Html {
 #[function_component(Notices)]
 fn notices(props: &Props) -> Html {
     let state = &props.state;
-    let cat: &Catalogue = &state.cat;
+    let cat: &Catalogue = state.cat();
     let dismiss = {
         let state = state.clone();
         Callback::from(move |_: MouseEvent| state.dispatch(Action::DismissNotices))

@@ -30,7 +30,7 @@ fn tab_label(state: &State, tab: Tab) -> String {
         Tab::Sysctl => "sysctl.d".into(),
         Tab::Systemd => "systemd".into(),
         Tab::Json => "JSON".into(),
-        Tab::Script => T::Script.get(&state.cat).into(),
+        Tab::Script => T::Script.get(state.cat()).into(),
     }
 }
 
@@ -40,7 +40,7 @@ fn tab_path(state: &State, tab: Tab) -> String {
         Tab::Site => state.output.plan.site_path(),
         Tab::Sysctl => SYSCTL_PATH.into(),
         Tab::Systemd => SYSTEMD_PATH.into(),
-        Tab::Json => format!("nginx-gen --format json  # {}", T::Files.get(&state.cat)),
+        Tab::Json => format!("nginx-gen --format json  # {}", T::Files.get(state.cat())),
         Tab::Script => "install.sh".into(),
     }
 }
@@ -49,7 +49,7 @@ fn tab_path(state: &State, tab: Tab) -> String {
 #[function_component(OutputPanel)]
 pub fn output_panel(props: &Props) -> Html {
     let state = &props.state;
-    let cat: &Catalogue = &state.cat;
+    let cat: &Catalogue = state.cat();
     // Result of the last copy: which button, and whether it worked (announced politely).
     let copied = use_state(|| None::<(&'static str, bool)>);
     let tab = state.tab;

@@ -23,7 +23,7 @@ fn reason_body(reason: &Reason, cat: &Catalogue) -> Html {
                     <dt>{ T::StockDefault.get(cat) }</dt><dd><code>{ d }</code></dd>
                 }
                 <dt>{ T::Docs.get(cat) }</dt>
-                <dd><a href={reason.doc} target="_blank" rel="noopener noreferrer">{ reason.doc.trim_start_matches("https://") }</a></dd>
+                <dd><a href={reason.doc} target="_blank" rel="noopener noreferrer">{ reason.doc.strip_prefix("https://").unwrap_or(reason.doc) }</a></dd>
             </dl>
         </>
     }
@@ -33,7 +33,7 @@ fn reason_body(reason: &Reason, cat: &Catalogue) -> Html {
 #[function_component(ReasonPanel)]
 pub fn reason_panel(props: &Props) -> Html {
     let state = &props.state;
-    let cat: &Catalogue = &state.cat;
+    let cat: &Catalogue = state.cat();
     let plan = &state.output.plan;
     let selected = state.selected.and_then(|i| plan.settings.get(i));
     html! {
@@ -82,7 +82,7 @@ fn size(bytes: u64) -> String {
 #[function_component(Summary)]
 pub fn summary(props: &Props) -> Html {
     let state = &props.state;
-    let cat: &Catalogue = &state.cat;
+    let cat: &Catalogue = state.cat();
     let plan = &state.output.plan;
     let c = &plan.capacity;
     let limit = match c.limited_by {
