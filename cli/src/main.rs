@@ -144,13 +144,12 @@ fn plan(args: &Generate) -> Result<Plan, Failure> {
 }
 
 /// What the site needs to know of this host, for the inputs not given: IPv6 (the default
-/// listens are dual stack) and the DNS server (OCSP stapling).
+/// listens are dual stack) and, for OCSP stapling, the DNS server.
 fn site_facts(raw: &RawInputs) -> RawInputs {
     RawInputs {
         listen: (raw.listen.is_none() && !nginx_gen::host::ipv6()).then(|| vec!["80".into()]),
-        resolver: raw
-            .resolver
-            .is_none()
+        // Only where it is used, so other commands do not name this host's DNS server.
+        resolver: (raw.resolver.is_none() && raw.ocsp_stapling == Some(true))
             .then(nginx_gen::host::resolver)
             .flatten()
             // A link-local server with a zone (fe80::1%eth0) is no address nginx takes.

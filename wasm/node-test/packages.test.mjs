@@ -12,7 +12,7 @@ const CLI = process.env.NGINX_GEN || path.join(root, 'target', 'release', 'nginx
 const cargoVersion = readFileSync(path.join(root, 'Cargo.toml'), 'utf8').match(/^version = "(.+)"$/m)[1];
 const PACKAGES = { bundler: 'pkg', web: 'pkg-web', nodejs: 'pkg-nodejs' };
 const INPUT = { vcpu: 2, ram: '4G', workload: 'api' };
-const expected = execFileSync(CLI, ['--vcpu', '2', '--ram', '4G', '--workload', 'api', '--format', 'nginx'], { encoding: 'utf8' });
+const expected = execFileSync(CLI, ['--no-detect', '--vcpu', '2', '--ram', '4G', '--workload', 'api', '--format', 'nginx'], { encoding: 'utf8' });
 
 for (const [target, dir] of Object.entries(PACKAGES)) {
   const pkgDir = path.join(root, 'wasm', dir);
@@ -51,7 +51,7 @@ test('the web package runs with initSync', { skip: !existsSync(path.join(root, '
   assert.throws(() => web.render(german, 'nginx'), (err) => err.field === 'lang' && /setCatalogue/.test(err.accepted));
   assert.equal(web.setCatalogue(readFileSync(path.join(root, 'wasm/pkg-web/i18n/de.json'), 'utf8')), 'de');
   assert.equal(web.render(german, 'nginx'),
-    execFileSync(CLI, ['--vcpu', '2', '--ram', '4G', '--workload', 'api', '--lang', 'de', '--format', 'nginx'], { encoding: 'utf8' }));
+    execFileSync(CLI, ['--no-detect', '--vcpu', '2', '--ram', '4G', '--workload', 'api', '--lang', 'de', '--format', 'nginx'], { encoding: 'utf8' }));
 });
 
 test('the bundler package runs where .wasm imports are supported (node --experimental-wasm-modules)',

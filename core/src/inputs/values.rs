@@ -293,12 +293,11 @@ impl FromStr for Listen {
             a => Some(Ip::v4(a).ok_or("not an IPv4 address")?),
         };
         // `0.0.0.0:80` is the socket `80` opens: one value, so the list check sees the twin.
-        let addr = addr.filter(|a| *a != IpAddr::V4(Ipv4Addr::UNSPECIFIED));
+        let addr = addr.filter(|a| *a != Ip::V4([0; 4]));
         // No socket binds an IPv4-mapped, multicast or (zone-less) link-local address.
-        if let Some(IpAddr::V6(a)) = addr {
-            let first = a.segments()[0];
-            if a.to_ipv4_mapped().is_some() || first & 0xff00 == 0xff00 || first & 0xffc0 == 0xfe80
-            {
+        if let Some(Ip::V6(g)) = addr {
+            let mapped = g[..5] == [0; 5] && g[5] == 0xffff;
+            if mapped || g[0] & 0xff00 == 0xff00 || g[0] & 0xffc0 == 0xfe80 {
                 return Err("not an address this host can listen on");
             }
         }
