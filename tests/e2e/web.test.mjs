@@ -24,7 +24,7 @@ const COMBOS = [
   { vcpu: 2, ram: '2G', set: [['workload', 'proxy']] },
   { vcpu: 8, ram: '16G', set: [['workload', 'api'], ['upstreams', '10.0.0.2:9000, 10.0.0.3:9000']] },
   { vcpu: 16, ram: '64G', set: [['workload', 'mixed'], ['tls', true]] },
-  { vcpu: 4, ram: '8G', set: [['tls', true], ['http3', true]] },
+  { vcpu: 4, ram: '8G', set: [['release', 'debian-13'], ['tls', true], ['http3', true]] },
   { vcpu: 4, ram: '8G', set: [['tls', true], ['tls_profile', 'modern'], ['ocsp_stapling', true]] },
   { vcpu: 2, ram: '4G', set: [['nginx_version', '1.22'], ['tls', true]] },
   { vcpu: 32, ram: '128G', set: [['workload', 'proxy'], ['behind_lb', true], ['trusted_proxies', '10.1.0.0/16']] },
@@ -42,11 +42,11 @@ const COMBOS = [
   { vcpu: 4, ram: '8G', set: [['lang', 'de'], ['tls', true]] },
   { vcpu: 2, ram: '2G', set: [['lang', 'ru'], ['workload', 'mixed']] },
   { vcpu: 8, ram: '32G', set: [['lang', 'nl'], ['workload', 'api'], ['behind_lb', true]] },
-  { vcpu: 3, ram: '1.5G', set: [['lang', 'es'], ['tls', true], ['http3', true], ['brotli', true], ['workload', 'mixed']] },
+  { vcpu: 3, ram: '1.5G', set: [['lang', 'es'], ['release', 'nginx-org-stable'], ['tls', true], ['http3', true], ['brotli', true], ['workload', 'mixed']] },
 ];
 
 const FLAG = { upstreams: 'upstream', server_names: 'server-name', trusted_proxies: 'trusted-proxy' };
-const SELECTS = new Set(['workload', 'layout', 'tls_profile']);
+const SELECTS = new Set(['workload', 'release', 'layout', 'tls_profile']);
 
 /** The CLI flags for a combination. */
 function flags(combo) {

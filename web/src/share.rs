@@ -121,7 +121,12 @@ impl ShareState {
                 notices,
             };
         }
-        let mut raw = RawInputs::default();
+        // A visitor without a link runs the most common current release, not the newest
+        // nginx (a link names its release, or versions that win over it).
+        let mut raw = RawInputs {
+            release: Some(nginx_gen_core::policy::SUGGESTED.to_string()),
+            ..RawInputs::default()
+        };
         let mut given: Vec<(String, String)> = Vec::new();
         for (key, value) in pairs {
             if key == "v" {
@@ -285,7 +290,9 @@ mod tests {
         assert_eq!(s.inputs, Inputs::default());
         assert!(s.notices.is_empty());
         // A link without parameters (or an old one without these) takes the defaults.
-        assert_eq!(ShareState::from_query("").inputs, Inputs::default());
+        let fresh = ShareState::from_query("").inputs;
+        assert_eq!(fresh.release, nginx_gen_core::policy::SUGGESTED);
+        assert_eq!(fresh, crate::testing::page_plan("{}").inputs);
     }
 
     #[test]

@@ -417,7 +417,7 @@ mod tests {
     use super::*;
 
     fn cli_text(json: &str, format: Format) -> String {
-        render::render(&crate::testing::plan(json), format)
+        render::render(&crate::testing::page_plan(json), format)
     }
 
     #[test]
@@ -483,7 +483,7 @@ mod tests {
         let s = State::default()
             .reduce(Action::Set(Field::named("vcpu"), "x".into()))
             .reduce(Action::SetLang(catalogue(Lang::De)));
-        let plan = crate::testing::plan(r#"{"lang": "de"}"#);
+        let plan = crate::testing::page_plan(r#"{"lang": "de"}"#);
         assert_eq!(
             s.output.text(Tab::Nginx),
             render::render_in(&plan, Format::Nginx, &catalogue(Lang::De)),

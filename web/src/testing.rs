@@ -11,3 +11,18 @@ pub fn inputs(json: &str) -> Inputs {
 pub fn plan(json: &str) -> Plan {
     Plan::new(&inputs(json))
 }
+
+/// The plan the page shows for a JSON document of the form's fields: a document without a
+/// release gets the page's default one (the share link's rule).
+pub fn page_plan(json: &str) -> Plan {
+    let mut doc = json.trim().trim_end_matches('}').trim_end().to_owned();
+    if !json.contains("\"release\"") {
+        let sep = if doc.ends_with('{') { "" } else { ", " };
+        doc.push_str(&format!(
+            "{sep}\"release\": \"{}\"",
+            nginx_gen_core::policy::SUGGESTED
+        ));
+    }
+    doc.push('}');
+    plan(&doc)
+}

@@ -54,8 +54,13 @@ export async function launch() {
   return context;
 }
 
-/** The CLI's output for these flags, without host detection: the page has none, so it
- * matches the CLI's `--no-detect` output. */
+/** The release a visitor without a link starts from (core's `policy::SUGGESTED`). */
+export const PAGE_RELEASE = 'ubuntu-24.04';
+
+/** The CLI's output for these flags as the page computes them: without host detection (the
+ * page has none, so `--no-detect`) and, unless named, from the page's default release. */
 export function cli(args) {
-  return execFileSync(CLI, args.includes('--no-detect') ? args : [...args, '--no-detect'], { encoding: 'utf8', maxBuffer: 16 << 20 });
+  const all = args.includes('--no-detect') ? [...args] : [...args, '--no-detect'];
+  if (!all.includes('--release')) all.push('--release', PAGE_RELEASE);
+  return execFileSync(CLI, all, { encoding: 'utf8', maxBuffer: 16 << 20 });
 }
