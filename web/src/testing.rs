@@ -18,10 +18,8 @@ pub fn page_plan(json: &str) -> Plan {
     let mut doc = json.trim().trim_end_matches('}').trim_end().to_owned();
     if !json.contains("\"release\"") {
         let sep = if doc.ends_with('{') { "" } else { ", " };
-        doc.push_str(&format!(
-            "{sep}\"release\": \"{}\"",
-            nginx_gen_core::policy::SUGGESTED
-        ));
+        let release = nginx_gen_core::policy::SUGGESTED.to_string();
+        doc.extend([sep, "\"release\": \"", &release, "\""]);
     }
     doc.push('}');
     plan(&doc)
