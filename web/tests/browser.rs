@@ -17,9 +17,13 @@ use web_sys::{Element, Event, EventInit, HtmlInputElement, HtmlSelectElement};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-/// What `nginx-gen --format FORMAT` prints for these inputs, in their language.
+/// What `nginx-gen --format FORMAT` prints for these inputs as the page computes them (a
+/// document without a release gets the page's default one), in their language.
 fn cli_text(json: &str, format: Format) -> String {
-    let plan = Plan::new(&Inputs::from_json(json).unwrap());
+    let mut raw = nginx_gen_core::RawInputs::from_json(json).unwrap();
+    raw.release
+        .get_or_insert_with(|| nginx_gen_core::policy::SUGGESTED.to_string());
+    let plan = Plan::new(&Inputs::from_raw(&raw).unwrap());
     render::render_in(&plan, format, &built_in(plan.inputs.lang))
 }
 
