@@ -17,13 +17,19 @@ use web_sys::{Element, Event, EventInit, HtmlInputElement, HtmlSelectElement};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-/// What `nginx-gen --format FORMAT` prints for these inputs as the page computes them (a
-/// document without a release gets the page's default one), in their language.
-fn cli_text(json: &str, format: Format) -> String {
+/// The inputs the page computes from a document of its form's fields: without a release,
+/// the page's default one.
+fn page_inputs(json: &str) -> Inputs {
     let mut raw = nginx_gen_core::RawInputs::from_json(json).unwrap();
     raw.release
         .get_or_insert_with(|| nginx_gen_core::policy::SUGGESTED.to_string());
-    let plan = Plan::new(&Inputs::from_raw(&raw).unwrap());
+    Inputs::from_raw(&raw).unwrap()
+}
+
+/// What `nginx-gen --format FORMAT` prints for these inputs as the page computes them (a
+/// document without a release gets the page's default one), in their language.
+fn cli_text(json: &str, format: Format) -> String {
+    let plan = Plan::new(&page_inputs(json));
     render::render_in(&plan, format, &built_in(plan.inputs.lang))
 }
 
@@ -147,7 +153,7 @@ async fn default_page_shows_the_cli_output_for_the_guide_machine() {
     );
     assert_eq!(
         text(&root, "[data-testid=command]"),
-        nginx_gen_core::Inputs::default().to_command()
+        page_inputs("{}").to_command()
     );
     // Every field has a label and a hint.
     for key in ["vcpu", "ram", "workload", "tls", "http3", "trusted_proxies"] {
