@@ -386,9 +386,10 @@ impl State {
                 next.selected = index.filter(|i| *i < next.output.plan.settings.len());
             }
             Action::Reset => {
+                // The page's defaults: those of a visit without a link.
                 let inputs = Inputs {
                     lang: self.lang,
-                    ..Inputs::default()
+                    ..ShareState::from_query("").inputs
                 };
                 next.form = Form::from_inputs(&inputs);
                 next.revalidate();
@@ -554,7 +555,7 @@ mod tests {
             reset.form,
             Form::from_inputs(&Inputs {
                 lang: Lang::Nl,
-                ..Inputs::default()
+                ..crate::testing::page_plan("{}").inputs
             })
         );
         assert_eq!(reset.lang, Lang::Nl);
