@@ -163,28 +163,18 @@ fn the_readme_command_and_the_portable_form_pass_nginx_t() {
     let tmp = tempfile::tempdir().expect("temp dir");
     let nginx_gen_testsupport::Certificate { cert, key } =
         nginx_gen_testsupport::self_signed(tmp.path(), "example.com").expect("test certificate");
-    let readme: Vec<String> = [
-        "--vcpu",
-        "2",
-        "--ram",
-        "4G",
-        "--workload",
-        "proxy",
-        "--upstream",
-        "127.0.0.1:3000",
-        "--tls",
-        "--server-name",
-        "example.com",
-    ]
-    .map(String::from)
-    .into_iter()
-    .chain([
-        "--tls-cert".into(),
-        cert.display().to_string(),
-        "--tls-key".into(),
-        key.display().to_string(),
-    ])
-    .collect();
+    let readme: Vec<String> = nginx_gen_testsupport::README_PROXY_TLS
+        .iter()
+        .copied()
+        .chain(["--upstream", "127.0.0.1:3000"])
+        .map(String::from)
+        .chain([
+            "--tls-cert".into(),
+            cert.display().to_string(),
+            "--tls-key".into(),
+            key.display().to_string(),
+        ])
+        .collect();
     let mut failures = Vec::new();
     for (i, extra) in [
         &[][..],

@@ -2,8 +2,6 @@
 //! joined by a veth pair whose both ends are rate-limited with `tc`, so bytes on the wire
 //! matter as on a real VPS. Only addresses inside these namespaces are used.
 
-use std::process::{Command, Stdio};
-
 use crate::proc;
 
 pub const SERVER_ADDR: &str = "10.213.0.1";
@@ -11,21 +9,9 @@ const CLIENT_ADDR: &str = "10.213.0.2";
 /// One-way delay added with netem when the kernel has it (RTT = 2 × this).
 pub const DELAY_MS: u32 = 2;
 
+/// Runs `program args…` (the first element is the program).
 fn run(args: &[&str]) -> Result<(), String> {
-    let out = Command::new(args[0])
-        .args(&args[1..])
-        .stdin(Stdio::null())
-        .output()
-        .map_err(|e| format!("{}: {e}", args[0]))?;
-    if out.status.success() {
-        Ok(())
-    } else {
-        Err(format!(
-            "`{}` failed: {}",
-            args.join(" "),
-            String::from_utf8_lossy(&out.stderr).trim()
-        ))
-    }
+    nginx_gen_testsupport::run(args[0], &args[1..])
 }
 
 /// The server and client namespaces; deleted on drop (and by the cleanup registry).

@@ -123,22 +123,8 @@ impl Tree {
         let push = |a: &mut Vec<String>, s: &[&str]| a.extend(s.iter().map(ToString::to_string));
         if self.special == Special::Readme {
             // The README's command, as a new user types it (plus the test certificate).
-            push(
-                &mut a,
-                &[
-                    "--vcpu",
-                    "2",
-                    "--ram",
-                    "4G",
-                    "--workload",
-                    "proxy",
-                    "--upstream",
-                    APP_ADDR,
-                    "--tls",
-                    "--server-name",
-                    "example.com",
-                ],
-            );
+            push(&mut a, nginx_gen_testsupport::README_PROXY_TLS);
+            push(&mut a, &["--upstream", APP_ADDR]);
             a.extend(["--tls-cert".into(), cert.display().to_string()]);
             a.extend(["--tls-key".into(), key.display().to_string()]);
             return a;

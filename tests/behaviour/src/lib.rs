@@ -9,11 +9,9 @@
 //! everywhere.
 #![allow(
     clippy::disallowed_methods,
-    reason = "test harness: it runs programs, mounts and writes files"
-)]
-#![allow(
     clippy::missing_panics_doc,
-    reason = "test harness: its panics are on poisoned locks and piped handles, never on input"
+    reason = "test harness: it runs programs, mounts and writes files; its panics are on \
+              poisoned locks and piped handles, never on input"
 )]
 
 pub mod app;

@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use nginx_gen_testsupport::run as sh;
 use serde::{Deserialize, Serialize};
 
 use crate::app::App;
@@ -117,22 +118,6 @@ pub fn run_jobs(jobs: &[Job], workers: usize, work: &Path) -> Result<Vec<Outcome
         eprintln!("behaviour: {e}");
     }
     Ok(outcomes)
-}
-
-fn sh(cmd: &str, args: &[&str]) -> Result<(), String> {
-    let out = Command::new(cmd)
-        .args(args)
-        .output()
-        .map_err(|e| format!("cannot run {cmd}: {e}"))?;
-    if out.status.success() {
-        Ok(())
-    } else {
-        Err(format!(
-            "{cmd} {}: {}",
-            args.join(" "),
-            String::from_utf8_lossy(&out.stderr).trim()
-        ))
-    }
 }
 
 /// The worker's side: runs inside its namespaces, reads `DIR/jobs.json`, appends each

@@ -2,7 +2,8 @@
 //!
 //! Shared by the CLI's `nginx -t` test (`tests/nginx_t.rs`), the verification harness
 //! (`tests/verify`) and the benchmark harness (`bench/`), so each does not keep its own copy:
-//! a self-signed certificate made by the real `openssl req`, never a fixture or a mock.
+//! a self-signed certificate made by the real `openssl req`, never a fixture or a mock; the
+//! README's command; running a program with its stderr in the error.
 #![allow(
     clippy::disallowed_methods,
     reason = "test support: it runs openssl and writes files"
@@ -53,6 +54,39 @@ pub fn self_signed(dir: &Path, common_name: &str) -> Result<Certificate, String>
         ));
     }
     Ok(Certificate { cert, key })
+}
+
+/// The README's proxy-and-TLS command (README.md, "Using the CLI"), without the upstream
+/// (`--upstream` follows, each test names its application) and the certificate flags.
+pub const README_PROXY_TLS: &[&str] = &[
+    "--vcpu",
+    "2",
+    "--ram",
+    "4G",
+    "--workload",
+    "proxy",
+    "--tls",
+    "--server-name",
+    "example.com",
+];
+
+/// Runs `program` with `args` (stdin closed) and waits; when it fails, the error names the
+/// command and carries its stderr.
+pub fn run(program: &str, args: &[&str]) -> Result<(), String> {
+    let out = Command::new(program)
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .map_err(|e| format!("cannot run {program}: {e}"))?;
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "`{program} {}` failed: {}",
+            args.join(" "),
+            String::from_utf8_lossy(&out.stderr).trim()
+        ))
+    }
 }
 
 #[cfg(test)]
