@@ -33,7 +33,7 @@ const COMBOS = [
   { vcpu: 4, ram: '8G', tls: true, server_names: ['example.com', 'www.example.com'] },
   { vcpu: 4, ram: '8G', tls: true, tls_profile: 'modern', http3: true },
   { vcpu: 2, ram: '2G', tls: true, ocsp_stapling: true, tls_cert: '/etc/ssl/site.pem', tls_key: '/etc/ssl/site.key' },
-  { vcpu: 2, ram: '2G', tls: true, tls_port: 8443, listen: '8080' },
+  { vcpu: 2, ram: '2G', tls: true, tls_port: 8443, listen: ['8080'] },
   { vcpu: 4, ram: '8G', workload: 'proxy', behind_lb: true, trusted_proxies: ['10.1.0.0/16'] },
   { vcpu: 4, ram: '8G', workload: 'api', behind_lb: true },
   { vcpu: 4, ram: '8G', brotli: true, response_size: '256K' },
@@ -46,7 +46,7 @@ const COMBOS = [
   { vcpu: 2, ram: '4G', lang: 'nl', tls: true },
   { vcpu: 2, ram: '4G', lang: 'ru', workload: 'mixed' },
   { vcpu: 2, ram: '4G', lang: 'es', workload: 'api' },
-  { vcpu: 6, ram: '12G', listen: '127.0.0.1:8080', server_names: ['_'] },
+  { vcpu: 6, ram: '12G', listen: ['127.0.0.1:8080'], server_names: ['_'] },
   { vcpu: 2, ram: '1G', workload: 'proxy', upstreams: ['unix:/run/app.sock'] },
 ];
 
