@@ -119,13 +119,15 @@ impl TableRole {
             Self::ConnectionUpgrade => &[("default", &["upgrade"]), ("", &[""])],
             // The realip module replaced the address only if the connection came from a
             // trusted proxy that named a client; the same address twice means it did not.
+            // (`=` joins the values: no address contains it, and no key needs quoting, so
+            // no parser has to agree on escapes.)
             Self::ForwardedFor => &[
-                (r"~^(\S+) \1$", &["$remote_addr"]),
+                (r"~^([^=]+)=\1$", &["$remote_addr"]),
                 ("default", &["$http_x_forwarded_for, $realip_remote_addr"]),
             ],
             Self::ForwardedScheme => &[
-                (r"~^(\S+) \1 ", &["$scheme"]),
-                ("~ (https?)$", &["$1"]),
+                (r"~^([^=]+)=\1=", &["$scheme"]),
+                ("~=(https?)$", &["$1"]),
                 ("default", &["$scheme"]),
             ],
         }

@@ -123,7 +123,7 @@ pub(super) static FORWARDED_FOR_MAP: Rule = Rule {
             let scope = Scope::Table {
                 table: TableRole::ForwardedFor,
             };
-            let args = &["$remote_addr $realip_remote_addr", "$forwarded_for_chain"];
+            let args = &["$remote_addr=$realip_remote_addr", "$forwarded_for_chain"];
             out.set(scope, args, &FORWARDED_FOR_MAP.texts[0]);
         }
     }),
@@ -142,7 +142,7 @@ pub(super) static FORWARDED_SCHEME_MAP: Rule = Rule {
                 table: TableRole::ForwardedScheme,
             };
             let args = &[
-                "$remote_addr $realip_remote_addr $http_x_forwarded_proto",
+                "$remote_addr=$realip_remote_addr=$http_x_forwarded_proto",
                 "$forwarded_scheme",
             ];
             out.set(scope, args, &FORWARDED_SCHEME_MAP.texts[0]);
@@ -401,7 +401,7 @@ mod tests {
         };
         assert_eq!(
             values_in(&p, chain, "map"),
-            ["$remote_addr $realip_remote_addr $forwarded_for_chain"]
+            ["$remote_addr=$realip_remote_addr $forwarded_for_chain"]
         );
         let scheme = Scope::Table {
             table: TableRole::ForwardedScheme,
