@@ -101,7 +101,7 @@ fn scan(nginx: &Nginx, nginx_version: &str, openssl: &str, profile: &str) -> Sca
         "nginx_version": nginx_version, "openssl_version": openssl,
         "tls": true, "tls_profile": profile,
         "tls_cert": cert.cert.display().to_string(), "tls_key": cert.key.display().to_string(),
-        "server_names": ["example.com"], "layout": "nginx-org", "listen": "80",
+        "server_names": ["example.com"], "layout": "nginx-org", "listen": ["80"],
         "root": dir.path().join("www").display().to_string(),
     }))
     .expect("input document");
