@@ -189,17 +189,17 @@ pub fn gen_inputs(env: &Env, family: Family, port: u16) -> Result<Inputs, String
         "workload": if family == Family::Proxy { "proxy" } else { "static" },
     });
     match family {
-        Family::Static => raw["listen"] = format!("{}:{port}", env.addr).into(),
+        Family::Static => raw["listen"] = serde_json::json!([format!("{}:{port}", env.addr)]),
         Family::Tls => {
             // The plain port only redirects; the TLS port is the one under test.
-            raw["listen"] = format!("{}:{}", env.addr, port + 1).into();
+            raw["listen"] = serde_json::json!([format!("{}:{}", env.addr, port + 1)]);
             raw["tls"] = true.into();
             raw["tls_port"] = port.into();
             raw["tls_cert"] = env.cert.to_string_lossy().to_string().into();
             raw["tls_key"] = env.key.to_string_lossy().to_string().into();
         }
         Family::Proxy => {
-            raw["listen"] = format!("{}:{port}", env.addr).into();
+            raw["listen"] = serde_json::json!([format!("{}:{port}", env.addr)]);
             raw["upstreams"] = serde_json::json!([env.upstream]);
         }
     }
