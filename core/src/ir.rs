@@ -185,10 +185,7 @@ fn write_level(
                 args,
                 setting,
             } => {
-                track.directive_at(out, *setting);
-                out.push_str(indent);
-                out.push_str(name);
-                push_args(out, args.iter().map(AsRef::as_ref));
+                push_head(out, indent, name, args, *setting, track);
                 out.push_str(";\n");
             }
             Node::Table {
@@ -197,10 +194,7 @@ fn write_level(
                 rows,
                 setting,
             } => {
-                track.directive_at(out, *setting);
-                out.push_str(indent);
-                out.push_str(name);
-                push_args(out, args.iter().map(AsRef::as_ref));
+                push_head(out, indent, name, args, *setting, track);
                 out.push_str(" {\n");
                 for (key, values) in *rows {
                     out.push_str(indent);
@@ -227,6 +221,21 @@ fn write_level(
             }
         }
     }
+}
+
+/// A setting's `name args` at `indent`, recorded as that setting's line.
+fn push_head(
+    out: &mut String,
+    indent: &str,
+    name: &str,
+    args: &[Cow<'static, str>],
+    setting: usize,
+    track: &mut impl Track,
+) {
+    track.directive_at(out, setting);
+    out.push_str(indent);
+    out.push_str(name);
+    push_args(out, args.iter().map(AsRef::as_ref));
 }
 
 fn push_args<'s>(out: &mut String, args: impl Iterator<Item = &'s str>) {

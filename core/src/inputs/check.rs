@@ -291,39 +291,29 @@ impl Value for Option<u32> {
     }
 }
 
-/// A policy version that may be left out (the running policy).
-impl Value for Option<PolicyVersion> {
-    type Raw = String;
-    fn check(spec: &Input, raw: &String, c: &mut Checker) -> Option<Self> {
-        c.text(spec, raw).map(Some)
-    }
-    fn to_raw(&self) -> Option<String> {
-        self.as_ref().map(ToString::to_string)
-    }
-    fn default_of(_: &Input, _: &mut Checker) -> Option<Self> {
-        Some(None)
-    }
-    fn default_raw(_: &Input) -> Option<String> {
-        None
-    }
+/// Text values that may be left out: `None` is the default (the running policy; the
+/// layout's or the host's DNS server).
+macro_rules! optional_text_value {
+    ($($ty:ty),* $(,)?) => {$(
+        impl Value for Option<$ty> {
+            type Raw = String;
+            fn check(spec: &Input, raw: &String, c: &mut Checker) -> Option<Self> {
+                c.text(spec, raw).map(Some)
+            }
+            fn to_raw(&self) -> Option<String> {
+                self.as_ref().map(ToString::to_string)
+            }
+            fn default_of(_: &Input, _: &mut Checker) -> Option<Self> {
+                Some(None)
+            }
+            fn default_raw(_: &Input) -> Option<String> {
+                None
+            }
+        }
+    )*};
 }
 
-/// A DNS server that may be left out (the layout's, or the host's when detected).
-impl Value for Option<Resolver> {
-    type Raw = String;
-    fn check(spec: &Input, raw: &String, c: &mut Checker) -> Option<Self> {
-        c.text(spec, raw).map(Some)
-    }
-    fn to_raw(&self) -> Option<String> {
-        self.as_ref().map(ToString::to_string)
-    }
-    fn default_of(_: &Input, _: &mut Checker) -> Option<Self> {
-        Some(None)
-    }
-    fn default_raw(_: &Input) -> Option<String> {
-        None
-    }
-}
+optional_text_value!(PolicyVersion, Resolver);
 
 /// A path that may be left out (the output then uses the usual one).
 impl Value for Option<SafePath> {
