@@ -20,7 +20,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use nginx_gen_core::Lang;
-use nginx_gen_core::i18n::{self, Catalogue, Entry};
+use nginx_gen_core::i18n::{self, Catalogue, Entry, Texts};
 
 fn path(lang: Lang) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("i18n/{lang}.json"))
@@ -30,7 +30,7 @@ fn load(lang: Lang) -> Catalogue {
     let text = std::fs::read_to_string(path(lang)).unwrap_or_default();
     Catalogue::from_json(&text).unwrap_or_else(|_| Catalogue {
         lang,
-        texts: BTreeMap::new(),
+        texts: Texts::new(),
     })
 }
 
@@ -78,7 +78,10 @@ fn main() -> ExitCode {
         for t in i18n::english().filter(|t| report.stale.contains(&t.id)) {
             println!("  {} (English now {}):", t.id, i18n::fingerprint(t.en));
             println!("    en: {}", t.en);
-            println!("    {lang}: {}", cat.texts[t.id].text);
+            println!(
+                "    {lang}: {}",
+                cat.texts.get(t.id).map_or("", |e| e.text.as_str())
+            );
         }
     }
     if clean {

@@ -56,12 +56,80 @@ pub struct Entry {
 }
 
 /// The translations of one language.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Catalogue {
     /// Its language.
     pub lang: Lang,
     /// Translations by id.
-    pub texts: BTreeMap<String, Entry>,
+    pub texts: Texts,
+}
+
+/// Translations by id: a list kept sorted by id and searched by bisection. (Not a
+/// `BTreeMap`: its code was 18 KB of the page's `.wasm`, for a few hundred entries that
+/// are read once and looked up by id.)
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Texts(Vec<(String, Entry)>);
+
+impl Texts {
+    /// No translations.
+    pub const fn new() -> Self {
+        Self(Vec::new())
+    }
+
+    fn find(&self, id: &str) -> Result<usize, usize> {
+        self.0.binary_search_by(|(k, _)| k.as_str().cmp(id))
+    }
+
+    /// The entry of `id`.
+    pub fn get(&self, id: &str) -> Option<&Entry> {
+        self.find(id).ok().map(|i| &self.0[i].1)
+    }
+
+    /// The entry of `id`, to change it.
+    pub fn get_mut(&mut self, id: &str) -> Option<&mut Entry> {
+        self.find(id).ok().map(|i| &mut self.0[i].1)
+    }
+
+    /// Sets the entry of `id`, returning the one it replaces.
+    pub fn insert(&mut self, id: String, entry: Entry) -> Option<Entry> {
+        match self.find(&id) {
+            Ok(i) => Some(std::mem::replace(&mut self.0[i].1, entry)),
+            Err(i) => {
+                self.0.insert(i, (id, entry));
+                None
+            }
+        }
+    }
+
+    /// Removes the entry of `id`.
+    pub fn remove(&mut self, id: &str) -> Option<Entry> {
+        self.find(id).ok().map(|i| self.0.remove(i).1)
+    }
+
+    /// The ids, sorted.
+    pub fn keys(&self) -> impl Iterator<Item = &String> {
+        self.0.iter().map(|(k, _)| k)
+    }
+
+    /// The ids and their entries, in id order.
+    pub fn iter(&self) -> impl Iterator<Item = (&String, &Entry)> {
+        self.0.iter().map(|(k, e)| (k, e))
+    }
+
+    /// The entries, in id order.
+    pub fn values(&self) -> impl Iterator<Item = &Entry> {
+        self.0.iter().map(|(_, e)| e)
+    }
+
+    /// How many translations.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether there is none.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
 }
 
 impl Default for Catalogue {
@@ -69,14 +137,14 @@ impl Default for Catalogue {
     fn default() -> Self {
         Self {
             lang: Lang::En,
-            texts: BTreeMap::new(),
+            texts: Texts::new(),
         }
     }
 }
 
 static ENGLISH: Catalogue = Catalogue {
     lang: Lang::En,
-    texts: BTreeMap::new(),
+    texts: Texts::new(),
 };
 
 /// A catalogue file that could not be read.
@@ -209,7 +277,7 @@ impl Catalogue {
                     return Err(r.error("duplicate field `texts`", false));
                 }
                 "texts" => {
-                    let mut map = BTreeMap::new();
+                    let mut map = Texts::new();
                     let mut first = true;
                     while let Some(id) = r.next_key(&mut first)? {
                         let (mut from, mut text) = (None, None);
@@ -254,11 +322,10 @@ impl Catalogue {
     /// The catalogue as its file's JSON, in registry order, one entry per line.
     pub fn to_json(&self) -> String {
         let order: BTreeMap<&str, usize> = english().enumerate().map(|(i, t)| (t.id, i)).collect();
-        let mut ids: Vec<&String> = self.texts.keys().collect();
-        ids.sort_by_key(|id| (order.get(id.as_str()).copied().unwrap_or(usize::MAX), *id));
+        let mut entries: Vec<(&String, &Entry)> = self.texts.iter().collect();
+        entries.sort_by_key(|(id, _)| (order.get(id.as_str()).copied().unwrap_or(usize::MAX), *id));
         let mut out = format!("{{\n  \"lang\": \"{}\",\n  \"texts\": {{", self.lang);
-        for (i, id) in ids.iter().enumerate() {
-            let entry = &self.texts[*id];
+        for (i, (id, entry)) in entries.into_iter().enumerate() {
             let key = serde_json::to_string(id).unwrap_or_default();
             let value = serde_json::to_string(entry).unwrap_or_default();
             out.push_str(if i == 0 { "\n    " } else { ",\n    " });
@@ -381,7 +448,7 @@ mod tests {
                 json,
                 "{lang}: rewrite with the i18n-status example"
             );
-            for (id, entry) in &cat.texts {
+            for (id, entry) in cat.texts.iter() {
                 assert!(!entry.text.trim().is_empty(), "{lang}: {id} is blank");
             }
         }
@@ -482,8 +549,8 @@ mod tests {
         .unwrap();
         assert_eq!(cat.lang, Lang::De);
         assert_eq!(cat.texts.len(), 1);
-        assert_eq!(cat.texts["a"].from, "g");
-        assert_eq!(cat.texts["a"].text, "\u{e9}");
+        assert_eq!(cat.texts.get("a").unwrap().from, "g");
+        assert_eq!(cat.texts.get("a").unwrap().text, "\u{e9}");
     }
 
     #[test]

@@ -26,7 +26,7 @@ mod choice;
 pub mod i18n;
 pub mod inputs;
 pub mod ir;
-mod json;
+pub mod json;
 pub mod plan;
 pub mod policy;
 pub mod render;

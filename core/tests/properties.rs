@@ -166,6 +166,20 @@ proptest! {
     }
 
     #[test]
+    fn the_json_document_is_what_serde_json_writes(raw in raw_inputs(), lang in 0usize..5) {
+        // core writes the document by hand (json/write.rs); its serde derives are the oracle.
+        let plan = Plan::new(&Inputs::from_raw(&raw).unwrap());
+        let cat = match lang {
+            0 => nginx_gen_core::i18n::Catalogue::english().clone(),
+            n => nginx_gen_core::i18n::built_in(nginx_gen_core::i18n::FILES[n - 1].0),
+        };
+        let doc = render::JsonPlan::new_in(&plan, &cat);
+        let mut theirs = serde_json::to_string_pretty(&doc).unwrap();
+        theirs.push('\n');
+        prop_assert_eq!(render::json_in(&plan, &cat), theirs);
+    }
+
+    #[test]
     fn rendering_is_deterministic_and_self_consistent(raw in raw_inputs()) {
         let inputs = Inputs::from_raw(&raw).unwrap();
         let (a, b) = (Plan::new(&inputs), Plan::new(&inputs));

@@ -19,6 +19,7 @@ use std::rc::Rc;
 
 use nginx_gen_core::i18n::Catalogue;
 use nginx_gen_core::inputs::Msg;
+use nginx_gen_core::json::write::{ToJson, Writer, to_string_pretty};
 use nginx_gen_core::render::{self, File, Format, JsonPlan, SCHEMA_VERSION};
 use nginx_gen_core::{
     InputError, InputErrors, Inputs, Lang, Layout, Plan, RawInputs, TlsProfile, Workload,
@@ -59,6 +60,16 @@ impl Serialize for Files {
     }
 }
 
+impl ToJson for Files {
+    fn write_json(&self, w: &mut Writer) {
+        w.object(|w| {
+            for f in &self.0 {
+                w.field(&f.path, &f.contents);
+            }
+        });
+    }
+}
+
 /// The properties of the `Error` thrown for invalid input (besides `message` and `name`).
 #[derive(Debug, Serialize, Tsify)]
 pub struct InputFailure {
@@ -86,14 +97,33 @@ pub struct Choices {
     pub format: &'static [&'static str],
 }
 
-/// Serialises with `serde_json` (as the CLI does) and parses the text in JS.
-fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
-    // The values handed here hold only strings, numbers, booleans and string-keyed maps, so
-    // this cannot fail; serde_json's error text is not formatted (it would bring its
-    // messages into the module).
-    let text = serde_json::to_string(value)
-        .map_err(|_| js_sys::Error::new("nginx-gen: a value could not be written as JSON"))?;
-    js_sys::JSON::parse(&text)
+impl ToJson for InputFailure {
+    fn write_json(&self, w: &mut Writer) {
+        w.object(|w| {
+            w.field("field", &self.field);
+            w.field("accepted", &self.accepted);
+            w.field("errors", &self.errors);
+        });
+    }
+}
+
+impl ToJson for Choices {
+    fn write_json(&self, w: &mut Writer) {
+        w.object(|w| {
+            w.field("workload", self.workload);
+            w.field("layout", self.layout);
+            w.field("tls_profile", self.tls_profile);
+            w.field("lang", self.lang);
+            w.field("format", self.format);
+        });
+    }
+}
+
+/// Writes with core's JSON writer (as the CLI's `--format json`) and parses the text in
+/// JS. (Not `serde_json`: its serializer was 3 KB of the module; the serde derives stay for
+/// the TypeScript types.)
+fn to_js<T: ToJson + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
+    js_sys::JSON::parse(&to_string_pretty(value))
 }
 
 /// The JS `Error` for invalid input: message lists every problem; properties name them.

@@ -3,8 +3,6 @@
 //! Highlighting only splits a line into classed pieces; joining the pieces gives the line
 //! back byte for byte, so the text the page shows is exactly what the core rendered.
 
-use std::collections::HashMap;
-
 use nginx_gen_core::render::Origin;
 
 use crate::state::Tab;
@@ -144,15 +142,14 @@ pub fn roles(origins: &[Origin], lines: usize) -> Vec<Option<Role>> {
 /// inserting or removing lines renumbers only the repeats between two unique lines, not
 /// every repeat below. Anchors occur once, so the keys are distinct (no line holds NUL).
 pub fn line_keys(lines: &[&str]) -> Vec<Option<String>> {
-    let mut count: HashMap<&str, u32> = HashMap::with_capacity(lines.len());
-    for line in lines {
-        *count.entry(line).or_default() += 1;
-    }
+    // Counted by comparing lines, not in a hash map: a few hundred short lines take
+    // well under a millisecond, and the map's code was 2 KB of the page.
+    let once = |line: &str| lines.iter().filter(|l| **l == line).nth(1).is_none();
     let mut anchor = None;
     (0..lines.len())
         .map(|i| {
             let line = lines[i];
-            if count[line] == 1 {
+            if once(line) {
                 anchor = Some(i);
                 return None;
             }

@@ -56,6 +56,13 @@ macro_rules! inputs {
         #[derive(Clone, Copy)]
         enum Id { $($field),* }
 
+        impl RawInputs {
+            /// Writes the fields that are set, in registry order (`--format json`).
+            pub(crate) fn write_fields(&self, w: &mut $crate::json::write::Writer) {
+                $( w.field_some(stringify!($field), self.$field.as_ref()); )*
+            }
+        }
+
         impl Inputs {
             /// The registry's defaults; a default that does not validate is recorded in `c`.
             pub(super) fn registry_defaults(

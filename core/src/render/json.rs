@@ -5,8 +5,11 @@ use serde::Serialize;
 use std::borrow::Cow;
 
 use crate::i18n::Catalogue;
-use crate::inputs::RawInputs;
-use crate::plan::{Capacity, Omitted, Plan, Reason, Scope, Warning};
+use crate::inputs::{RawInputs, Scalar};
+use crate::json::write::{ToJson, Writer, to_string_pretty};
+use crate::plan::{
+    Capacity, Limit, LocationRole, Omitted, Plan, Reason, Scope, ServerRole, TableRole, Warning,
+};
 use crate::render::path_of;
 use crate::{POLICY_VERSION, VERSION};
 
@@ -131,12 +134,162 @@ pub fn json(plan: &Plan) -> String {
 /// # Panics
 /// Never: the document holds only strings, numbers and booleans.
 pub fn json_in(plan: &Plan, cat: &Catalogue) -> String {
-    let doc = JsonPlan::new_in(plan, cat);
-    // Not `expect`: formatting serde_json's error would bring its messages into the
-    // browser builds for a case that cannot happen.
-    let Ok(mut s) = serde_json::to_string_pretty(&doc) else {
-        unreachable!("the plan document holds only strings, numbers and booleans")
-    };
+    let mut s = to_string_pretty(&JsonPlan::new_in(plan, cat));
     s.push('\n');
     s
+}
+
+// The document as `crate::json::write` writes it: the same members in the same order as
+// the serde derives above (the tests compare the two on generated plans).
+
+impl ToJson for JsonPlan<'_> {
+    fn write_json(&self, w: &mut Writer) {
+        w.object(|w| {
+            w.field("schema_version", &self.schema_version);
+            w.field("generator", self.generator);
+            w.field("policy_version", self.policy_version);
+            w.field("command", &self.command);
+            w.field("inputs", &self.inputs);
+            w.field("capacity", &self.capacity);
+            w.field("warnings", &self.warnings);
+            w.field("settings", &self.settings);
+            w.field("omitted", &self.omitted);
+            w.field_some("precompress", self.precompress.as_ref());
+        });
+    }
+}
+
+impl ToJson for JsonSetting<'_> {
+    fn write_json(&self, w: &mut Writer) {
+        w.object(|w| {
+            w.field("file", &self.file);
+            scope_fields(w, self.scope);
+            w.field("name", self.name);
+            w.field("value", &self.value);
+            reason_fields(w, &self.setting);
+        });
+    }
+}
+
+/// A scope's members: its `context` and the roles that place it.
+fn scope_fields(w: &mut Writer, scope: Scope) {
+    let context = match scope {
+        Scope::Main => "main",
+        Scope::Events => "events",
+        Scope::Http => "http",
+        Scope::Table { .. } => "table",
+        Scope::Upstream => "upstream",
+        Scope::Server { .. } => "server",
+        Scope::Location { .. } => "location",
+        Scope::Sysctl => "sysctl",
+        Scope::Systemd => "systemd",
+    };
+    w.field("context", context);
+    match scope {
+        Scope::Table { table } => w.field("table", &table),
+        Scope::Server { server } => w.field("server", &server),
+        Scope::Location { server, location } => {
+            w.field("server", &server);
+            w.field("location", &location);
+        }
+        _ => {}
+    }
+}
+
+fn reason_fields(w: &mut Writer, r: &Reason) {
+    w.field("id", r.id);
+    w.field("why", &*r.why);
+    w.field_some("formula", r.formula.as_ref());
+    w.field("inputs", r.inputs);
+    w.field_some("default", r.default.as_ref());
+    w.field("doc", r.doc);
+}
+
+impl ToJson for Reason {
+    fn write_json(&self, w: &mut Writer) {
+        w.object(|w| reason_fields(w, self));
+    }
+}
+
+impl ToJson for Omitted {
+    fn write_json(&self, w: &mut Writer) {
+        w.object(|w| {
+            w.field("name", self.name);
+            w.field("reason", &self.reason);
+        });
+    }
+}
+
+impl ToJson for Warning {
+    fn write_json(&self, w: &mut Writer) {
+        w.object(|w| {
+            w.field("id", self.id);
+            w.field_some("field", self.field.as_ref());
+            w.field("message", &self.message);
+        });
+    }
+}
+
+impl ToJson for Capacity {
+    fn write_json(&self, w: &mut Writer) {
+        w.object(|w| {
+            w.field("clients", &self.clients);
+            w.field("limited_by", &self.limited_by);
+            w.field("memory_clients", &self.memory_clients);
+            w.field("client_bytes", &self.client_bytes);
+            w.field("peak_memory", &self.peak_memory);
+            w.field("connection_slots", &self.connection_slots);
+        });
+    }
+}
+
+/// Unit enums written as their `snake_case` names.
+macro_rules! names {
+    ($($ty:ident { $($variant:ident => $name:literal),* $(,)? })*) => {$(
+        impl ToJson for $ty {
+            fn write_json(&self, w: &mut Writer) {
+                w.string(match self { $($ty::$variant => $name),* });
+            }
+        }
+    )*};
+}
+names! {
+    Limit { Cpu => "cpu", Given => "given", Memory => "memory", Slots => "slots" }
+    ServerRole {
+        CatchAll => "catch_all", CatchAllTls => "catch_all_tls", Site => "site",
+        SiteTls => "site_tls",
+    }
+    LocationRole {
+        Acme => "acme", Health => "health", Hidden => "hidden", Root => "root",
+        Assets => "assets", App => "app",
+    }
+    TableRole {
+        Types => "types", ConnectionUpgrade => "connection_upgrade",
+        ForwardedFor => "forwarded_for", ForwardedScheme => "forwarded_scheme",
+    }
+}
+
+impl ToJson for crate::inputs::InputError {
+    fn write_json(&self, w: &mut Writer) {
+        w.object(|w| {
+            w.field("field", &self.field);
+            w.field("message", &self.message);
+            w.field("accepted", &self.accepted);
+        });
+    }
+}
+
+impl ToJson for Scalar {
+    fn write_json(&self, w: &mut Writer) {
+        match self {
+            Self::Int(n) => n.write_json(w),
+            Self::Text(s) => w.string(s),
+        }
+    }
+}
+
+impl ToJson for RawInputs {
+    fn write_json(&self, w: &mut Writer) {
+        w.object(|w| self.write_fields(w));
+    }
 }

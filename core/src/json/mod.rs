@@ -12,6 +12,8 @@
 
 use std::fmt;
 
+pub mod write;
+
 /// Deepest nesting of arrays and objects (`serde_json`'s limit).
 pub(crate) const MAX_DEPTH: usize = 128;
 /// Longest document, in bytes.
