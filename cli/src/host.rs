@@ -517,9 +517,45 @@ pub fn resolver() -> Option<String> {
     parse_resolv_conf(&fs::read_to_string("/etc/resolv.conf").ok()?)
 }
 
+/// `fs.file-max` as the input takes it: values above `u32::MAX` (systemd sets
+/// `LONG_MAX`) count as `u32::MAX`, which no plan exceeds.
+pub fn parse_file_max(text: &str) -> Option<u32> {
+    let n: u64 = text.trim().parse().ok()?;
+    Some(u32::try_from(n).unwrap_or(u32::MAX))
+}
+
+/// This host's `fs.file-max`.
+pub fn file_max() -> Option<u32> {
+    parse_file_max(&fs::read_to_string("/proc/sys/fs/file-max").ok()?)
+}
+
+/// Whether a `/proc/modules` text lists the kernel's `tls` module.
+pub fn modules_have_tls(text: &str) -> bool {
+    text.lines()
+        .any(|l| l.split_whitespace().next() == Some("tls"))
+}
+
+/// Whether this kernel offers TLS offload: the `tls` module is loaded or built in.
+pub fn ktls() -> bool {
+    std::path::Path::new("/sys/module/tls").exists()
+        || fs::read_to_string("/proc/modules").is_ok_and(|t| modules_have_tls(&t))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn file_max_and_ktls_facts() {
+        assert_eq!(parse_file_max("9223372036854775807\n"), Some(u32::MAX));
+        assert_eq!(parse_file_max("812345\n"), Some(812_345));
+        assert_eq!(parse_file_max("x"), None);
+        let modules = "tls 155648 0 - Live 0x0000000000000000\nipv6 1 2 - Live 0x0\n";
+        assert!(modules_have_tls(modules));
+        assert!(!modules_have_tls(
+            "tlsx 1 0 - Live 0x0\nnf_tables 1 0 - Live 0x0\n"
+        ));
+    }
 
     /// Debian 12's nginx package, `nginx -V 2>&1` (first lines).
     const NGINX_V_DEBIAN: &str = "nginx version: nginx/1.22.1\n\

@@ -189,10 +189,16 @@ fn detect(given: RawInputs) -> RawInputs {
             .as_ref()
             .filter(|_| used.brotli)
             .map(|(on, _)| *on),
+        ktls: Some(host::ktls()),
+        file_max: host::file_max().map(Into::into),
         ..RawInputs::default()
     };
+    let ktls_given = given.ktls.is_some();
     let mut raw = given.over(detected);
     let mut line = host.describe_used(used);
+    if raw.ktls == Some(true) && !ktls_given {
+        line.push_str(", kernel TLS");
+    }
     // A site that already is the default server on one of the site's ports.
     if raw.existing_default_server.is_none()
         && let Ok(inputs) = Inputs::from_raw(&raw)

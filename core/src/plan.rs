@@ -302,11 +302,17 @@ pub struct Capacity {
     pub clients: u32,
     /// What limits it.
     pub limited_by: Limit,
-    /// Concurrent clients the memory budget would allow.
+    /// Concurrent clients the memory budget would allow (with the same active share).
     pub memory_clients: u32,
     /// Estimated memory of one active client, in bytes.
     pub client_bytes: u64,
-    /// Estimated peak memory of nginx, in bytes.
+    /// Estimated memory of one idle keep-alive connection, in bytes.
+    pub idle_bytes: u64,
+    /// Connections the estimate has transferring at once (a tenth of the clients).
+    pub active_clients: u64,
+    /// Estimated memory of nginx with every client connected and idle, in bytes.
+    pub idle_memory: u64,
+    /// Estimated peak memory of nginx, with the active clients transferring, in bytes.
     pub peak_memory: u64,
     /// Connection slots of all workers.
     pub connection_slots: u64,
@@ -383,9 +389,11 @@ impl Plan {
         };
         let (settings, omitted) = rules::run(&ctx);
         let warnings = rules::warnings::warnings(&ctx);
-        let limited_by = if tuning.clients < tuning.clients_target.min(tuning.memory_clients) {
+        // Slots bind when fewer clients fit than asked for; memory binds when the estimate
+        // at that many exceeds the budget (a warning then says so; slots are not cut).
+        let limited_by = if tuning.clients < tuning.clients_target {
             Limit::Slots
-        } else if tuning.clients < tuning.clients_target {
+        } else if tuning.memory_clients < tuning.clients {
             Limit::Memory
         } else if inputs.clients.is_some() {
             Limit::Given
@@ -397,6 +405,9 @@ impl Plan {
             limited_by,
             memory_clients: tuning.memory_clients,
             client_bytes: tuning.client_bytes,
+            idle_bytes: tuning.idle_bytes,
+            active_clients: tuning.active_clients,
+            idle_memory: tuning.idle_memory,
             peak_memory: tuning.peak_memory,
             connection_slots: u64::from(tuning.workers) * u64::from(tuning.worker_connections),
         };

@@ -20,16 +20,58 @@ pub const NR_OPEN: u32 = 1_048_576;
 pub const SYSTEMD_HARD_NOFILE: u32 = 524_288;
 /// Bytes nginx preallocates per `worker_connections` slot (connection + two events).
 pub const SLOT_BYTES: u64 = 430;
-/// Memory of one active plain-HTTP client: request pool, buffers, kernel socket.
-pub const CLIENT_BYTES: u64 = 10 * 1024;
-/// Extra memory of one active TLS client (OpenSSL state and record buffers).
-pub const TLS_CLIENT_BYTES: u64 = 50 * 1024;
+/// Resident memory of a worker besides its slots: its pools, the configuration and the
+/// libraries it maps (measured by `nginx-gen-bench capacity`: 4.5–6 MiB per worker with
+/// the generated configuration, nginx 1.22 and OpenSSL 3.0; docs/benchmarks.md).
+pub const WORKER_BYTES: u64 = 5 << 20;
+/// Resident memory of the master process (measured with the workers, as above).
+pub const MASTER_BYTES: u64 = 4 << 20;
+/// Memory of an idle keep-alive connection: its pool and header buffer (measured: 0.5–0.8
+/// KiB per connection with 2,500–10,000 idle).
+pub const IDLE_BYTES: u64 = 800;
+/// Extra memory of an idle TLS connection: OpenSSL's state, its record buffers released
+/// while idle (measured: 14.5–20 KiB, OpenSSL 3.0, RSA 2048, TLS 1.3).
+pub const TLS_IDLE_BYTES: u64 = 19 * 1024;
+/// Extra memory of a connection while it transfers a file: request pool, header and
+/// output buffers (measured: 9 KiB per download in all).
+pub const ACTIVE_BYTES: u64 = 8 * 1024;
+/// Extra memory of a TLS connection while it transfers: OpenSSL's read and write record
+/// buffers and nginx's `ssl_buffer_size` chain (measured: 104 KiB per TLS download in all).
+pub const TLS_ACTIVE_BYTES: u64 = 76 * 1024;
+/// zlib's state per response gzipped on the fly: the 8 KiB + 16 B + 2^(15+2) + 2^(8+9)
+/// bytes `ngx_http_gzip_filter_module` allocates at the default `gzip_window` and `gzip_hash`.
+pub const GZIP_STATE_BYTES: u64 = 8192 + 16 + (1 << 17) + (1 << 17);
+/// The brotli encoder's state per response compressed on the fly at quality 3: a 512 KiB
+/// window (`brotli_window`'s default), its hash table and command buffers.
+pub const BROTLI_STATE_BYTES: u64 = 1 << 20;
+/// Share of the connections a server holds that transfer at any one moment, in
+/// thousandths; the rest wait idle between requests and page loads.
+pub const ACTIVE_PERMILLE: u32 = 100;
+/// Requests a client keeps in flight over one HTTP/2 or HTTP/3 connection: the six a
+/// browser sends in parallel over HTTP/1.1 connections to one host.
+pub const STREAMS_IN_FLIGHT: u32 = 6;
+/// QUIC streams of an HTTP/3 connection besides its requests (control, QPACK encoder and
+/// decoder, each way); nginx gives every QUIC stream a connection slot.
+pub const QUIC_CONTROL_STREAMS: u32 = 6;
+/// Idle upstream connections all workers together keep open: `keepalive` is per worker,
+/// so 128 workers × 512 would hold 65,536 sockets to one address, more than its ports.
+pub const KEEPALIVE_POOL_MAX: u32 = 4096;
+/// The largest `proxy_buffers` count: 8 × 32k = 256 KiB of a response in memory; the
+/// rest of a larger one goes through a temporary file.
+pub const MAX_PROXY_BUFFERS: u32 = 8;
+/// Upstream connections to one address that one local address can open at once: the
+/// ephemeral ports of the widened range (10240–65535).
+pub const EPHEMERAL_PORTS: u32 = 65_536 - 10_240;
 /// Memory per cached open file (cache entry + kernel `struct file`).
 pub const OPEN_FILE_BYTES: u64 = 1200;
 /// Kernel default of `net.core.somaxconn` since Linux 5.4.
 pub const SOMAXCONN_DEFAULT: u32 = 4096;
 /// Pending TCP Fast Open requests per listener.
 pub const FASTOPEN_QUEUE: u32 = 256;
+/// Sessions one MiB of `ssl_session_cache` holds (nginx's documentation: about 4000).
+pub const SESSIONS_PER_MIB: u32 = 4000;
+/// At the peak, each concurrent client starts a new TLS session this often (a visit).
+pub const VISIT_SECONDS: u32 = 300;
 /// Peak new connections per second, as a share of concurrent clients: everyone
 /// reconnecting within two seconds (a reload, a failover, a link flap).
 pub const RECONNECT_STORM_SECONDS: u32 = 2;
@@ -130,12 +172,11 @@ impl ProxyBuffers {
         let largest = ByteSize::bytes(header.as_u64().max(size_bytes.as_u64()));
         let per = |n: ByteSize| Term::input_size(n).over(Term::size(size_bytes)).ceil();
         // nginx requires busy ≤ (count − 1) × size, and busy ≥ the largest buffer.
-        let count = Term::max(vec![
-            per(response).plus(Term::num(1u32)),
-            Term::num(4u32),
-            Term::num(1u32).plus(Term::size(largest).over(Term::size(size_bytes)).ceil()),
-        ])
-        .at_most(Term::num(64u32));
+        let count = Term::max(vec![per(response).plus(Term::num(1u32)), Term::num(4u32)])
+            .at_most(Term::num(MAX_PROXY_BUFFERS).label("max"))
+            .at_least(
+                Term::num(1u32).plus(Term::size(largest).over(Term::size(size_bytes)).ceil()),
+            );
         let n = count.value();
         let busy = Term::num(2u32).times(Term::size(largest)).clamp(
             Term::size(largest),
@@ -162,6 +203,17 @@ impl ProxyBuffers {
     /// Worst-case memory of one proxied request.
     pub fn per_request(&self) -> u64 {
         self.header.as_u64() + u64::from(self.count) * self.size.as_u64()
+    }
+
+    /// Memory of one proxied request whose response is `response` long: nginx allocates
+    /// the buffers as the response arrives, so a short one takes fewer than all.
+    pub fn in_use(&self, response: ByteSize) -> u64 {
+        let size = self.size.as_u64();
+        let needed = response
+            .as_u64()
+            .div_ceil(size)
+            .clamp(1, u64::from(self.count));
+        self.header.as_u64() + needed * size
     }
 
     /// The constraints `ngx_http_proxy_module.c` checks when it loads the configuration.
@@ -204,6 +256,8 @@ pub struct Formulas {
     pub open_file_cache: Option<Formula>,
     /// `ssl_session_cache` size.
     pub session_cache: Formula,
+    /// `ssl_session_timeout` in seconds, where the cache cannot hold a day.
+    pub session_timeout: Option<Formula>,
     /// Proxy buffers, for workloads that proxy.
     pub proxy: Option<ProxyFormulas>,
     /// `aio threads`.
@@ -223,8 +277,17 @@ pub struct Tuning {
     pub memory_clients: u32,
     /// Concurrent clients the configuration is sized for (the capacity).
     pub clients: u32,
-    /// Estimated memory of one active client.
+    /// Estimated memory of one active client (idle cost included).
     pub client_bytes: u64,
+    /// Estimated memory of one idle keep-alive connection.
+    pub idle_bytes: u64,
+    /// Connections transferring at once at the planned clients ([`ACTIVE_PERMILLE`]).
+    pub active_clients: u64,
+    /// Connection slots one client may take (its own, upstream, QUIC streams), in
+    /// thousandths.
+    pub slots_permille: u64,
+    /// Memory of one worker before any client: [`WORKER_BYTES`] and its slots.
+    pub worker_bytes: u64,
     /// Memory nginx may plan for.
     pub memory_budget: u64,
     /// Upstream `keepalive` per worker, for workloads that proxy.
@@ -237,7 +300,7 @@ pub struct Tuning {
     pub rlimit_nofile: u32,
     /// systemd `LimitNOFILE`.
     pub limit_nofile: u32,
-    /// `fs.file-max` when the kernel default is too small.
+    /// `fs.file-max` when the detected value is too small.
     pub file_max: Option<u64>,
     /// The kernel's own `fs.file-max` for this RAM.
     pub file_max_default: u64,
@@ -255,9 +318,13 @@ pub struct Tuning {
     pub proxy: Option<ProxyBuffers>,
     /// `ssl_session_cache` size in MiB.
     pub session_cache_mib: u32,
+    /// `ssl_session_timeout` in seconds where the cache holds less than a day.
+    pub session_timeout: Option<u32>,
     /// Files times typical size exceed half the RAM: serve them with `aio threads`.
     pub aio_threads: bool,
-    /// Estimated peak memory of all workers.
+    /// Estimated memory of all workers with every planned client connected and idle.
+    pub idle_memory: u64,
+    /// Estimated memory with the active share of them transferring.
     pub peak_memory: u64,
     /// How the computed values were computed.
     pub formulas: Formulas,
@@ -289,27 +356,41 @@ impl Tuning {
             .proxies()
             .then(|| ProxyBuffers::with_formulas(profile.header_buffer, inputs.response_size));
 
-        // Memory of one active client, including its share of connection slots.
-        let tls = if inputs.tls { TLS_CLIENT_BYTES } else { 0 };
-        let proxied = proxy
-            .as_ref()
-            .map_or(0, |(b, _)| p * (1024 + 3 * 1024 + b.per_request()) / 1000);
-        let slots = SLOT_BYTES * u64::from(HEADROOM.0) * (1000 + p) / u64::from(HEADROOM.1) / 1000;
-        let client_bytes = CLIENT_BYTES + tls + proxied + slots;
-
-        let reserve = (ram / 8).clamp(ByteSize::mib(128).as_u64(), ByteSize::GIB.as_u64());
-        let memory_budget = (ram - reserve) * profile.memory_percent / 100;
-        let memory_clients = (memory_budget / client_bytes).clamp(1, u64::from(u32::MAX)) as u32;
+        // Connection slots per client: its own, one per request it has proxied (HTTP/2
+        // and HTTP/3 send several at once, each to its own upstream connection), and with
+        // HTTP/3 one per QUIC stream.
+        let fan_out = if inputs.tls { STREAMS_IN_FLIGHT } else { 1 };
+        let mut extra_slots = Vec::new();
+        if p > 0 {
+            let mut upstream = Term::ratio(p, 1000);
+            if fan_out > 1 {
+                upstream = upstream.times(num(fan_out).label("streams"));
+            }
+            extra_slots.push(upstream.label("upstream"));
+        }
+        if inputs.http3 {
+            extra_slots.push(num(QUIC_CONTROL_STREAMS + STREAMS_IN_FLIGHT).label("QUIC streams"));
+        }
+        let slots_term = extra_slots.into_iter().fold(None, |sum: Option<Term>, t| {
+            Some(sum.unwrap_or_else(|| num(1u32)).plus(t))
+        });
+        // The same sum in thousandths, exact where the term's value is rounded.
+        let slots_permille = 1000
+            + p * u64::from(fan_out)
+            + if inputs.http3 {
+                1000 * u64::from(QUIC_CONTROL_STREAMS + STREAMS_IN_FLIGHT)
+            } else {
+                0
+            };
 
         let clients_target = inputs
             .clients
             .unwrap_or_else(|| profile.clients_per_vcpu.saturating_mul(workers));
-        let mut clients = clients_target.min(memory_clients);
 
         let headroom = Term::ratio(u64::from(HEADROOM.0), u64::from(HEADROOM.1));
         let keepalive_term = inputs.workload.proxies().then(|| {
             let mut t = Term::ratio(6, 5)
-                .times(num(clients).label("clients"))
+                .times(num(clients_target).label("clients"))
                 .over(num(workers).label("workers"));
             if p != 1000 {
                 t = t.times(Term::ratio(p, 1000).label("proxied"));
@@ -318,30 +399,68 @@ impl Tuning {
                 .round_up(8)
                 .at_least(num(8u32))
                 .at_most(num(512u32))
+                .at_most(
+                    num(KEEPALIVE_POOL_MAX)
+                        .label("pool")
+                        .over(num(workers).label("workers"))
+                        .floor()
+                        .at_least(num(1u32)),
+                )
         });
         let upstream_keepalive = keepalive_term.as_ref().map(|t| t.value() as u32);
         let keepalive = u64::from(upstream_keepalive.unwrap_or(0));
-        let wc_term = num(clients)
+        // Slots are sized for the clients asked for and never cut for memory: an idle
+        // slot costs SLOT_BYTES, and running out of them refuses clients while RAM is free.
+        let wc_term = num(clients_target)
             .label("clients")
             .times(headroom)
             .over(num(workers).label("workers"))
-            .ceil()
-            .times(num(1u32).plus(Term::ratio(p, 1000)))
-            .plus(num(keepalive).label("keepalive"))
-            .plus(num(SPARE_SLOTS).label("spare"))
-            .round_up(1024)
-            .at_most(num(MAX_WORKER_CONNECTIONS).label("max"));
+            .ceil();
+        let wc_term = match slots_term {
+            Some(per_client) => wc_term.times(per_client),
+            None => wc_term,
+        }
+        .plus(num(keepalive).label("keepalive"))
+        .plus(num(SPARE_SLOTS).label("spare"))
+        .round_up(1024)
+        .at_most(num(MAX_WORKER_CONNECTIONS).label("max"));
         let worker_connections = wc_term.value() as u32;
-        // When the slot limit binds, fewer clients fit than planned.
+        // Only when the slot limit binds do fewer clients fit than asked for.
         let slot_clients = (u64::from(worker_connections) - keepalive - u64::from(SPARE_SLOTS))
             * u64::from(workers)
             * 1000
-            / (1000 + p)
+            / slots_permille
             * u64::from(HEADROOM.1)
             / u64::from(HEADROOM.0);
-        clients = clients
+        let clients = clients_target
             .min(slot_clients.min(u64::from(u32::MAX)) as u32)
             .max(1);
+
+        // Memory: the workers' fixed cost, every held connection idle, and the active
+        // share transferring (TLS record buffers, proxy buffers, compression state).
+        let worker_bytes = WORKER_BYTES + u64::from(worker_connections) * SLOT_BYTES;
+        let fixed_memory = MASTER_BYTES + u64::from(workers) * worker_bytes;
+        let idle_bytes = IDLE_BYTES + if inputs.tls { TLS_IDLE_BYTES } else { 0 };
+        let on_the_fly = if !inputs.workload.proxies() {
+            0 // files are precompressed (gzip_static, brotli_static)
+        } else if inputs.brotli {
+            BROTLI_STATE_BYTES
+        } else {
+            GZIP_STATE_BYTES
+        };
+        let proxied = proxy.as_ref().map_or(0, |(b, _)| {
+            p * (1024 + 3 * 1024 + b.in_use(inputs.response_size) + on_the_fly) / 1000
+        });
+        let active_extra = ACTIVE_BYTES + if inputs.tls { TLS_ACTIVE_BYTES } else { 0 } + proxied;
+        let client_bytes = idle_bytes + active_extra;
+        let active_clients = (u64::from(clients) * u64::from(ACTIVE_PERMILLE)).div_ceil(1000);
+
+        let reserve = (ram / 8).clamp(ByteSize::mib(128).as_u64(), ByteSize::GIB.as_u64());
+        let memory_budget = (ram - reserve) * profile.memory_percent / 100;
+        let per_client_thousandths = 1000 * idle_bytes + u64::from(ACTIVE_PERMILLE) * active_extra;
+        let memory_clients = (memory_budget.saturating_sub(fixed_memory) * 1000
+            / per_client_thousandths)
+            .min(u64::from(u32::MAX)) as u32;
 
         let ofc_term = inputs.workload.serves_files().then(|| {
             Term::ratio(6, 5)
@@ -373,16 +492,19 @@ impl Tuning {
         ]);
         let limit_nofile = limit_term.value() as u32;
 
+        // fs.file-max: systemd (240 or later) raises it to the largest value at boot, so
+        // it is written only where the detected value is below what the workers need.
         let file_max_default = ram / 1024 / 10;
         let file_max_term = num(workers)
             .label("workers")
             .times(num(rlimit))
             .plus(num(65_536u32))
             .round_up(65_536);
-        let file_max = (u64::from(workers) * u64::from(rlimit) + 65_536 > file_max_default)
-            .then(|| file_max_term.value());
-        let kernel_file_max = num(file_max_default).named("kernel default");
-
+        let file_max = inputs
+            .file_max
+            .filter(|&now| u64::from(now) < file_max_term.value())
+            .map(|_| file_max_term.value());
+        let detected_file_max = num(inputs.file_max.unwrap_or(0)).named("detected");
         let backlog_term = num(clients)
             .label("clients")
             .over(num(RECONNECT_STORM_SECONDS).label("s"))
@@ -400,14 +522,30 @@ impl Tuning {
         let fastopen =
             (inputs.workload == Workload::Static && !inputs.behind_lb).then_some(FASTOPEN_QUEUE);
         let reuseport = workers >= 4 || inputs.http3 && workers > 1;
-        let session_term = num(clients)
+        // The session cache holds the sessions started within the timeout (a day, as
+        // Mozilla's) where the memory allows; otherwise the timeout is what it holds.
+        let mib = |n: u64| Term::size(ByteSize::mib(n));
+        let needed_mib = num(clients)
             .label("clients")
-            .over(num(1000u32))
-            .ceil()
-            .at_least(num(1u32))
-            .at_most(num(1024u32))
-            .unit("MiB", 1 << 20);
+            .times(num(86_400 / VISIT_SECONDS).label("visits a day"))
+            .over(num(SESSIONS_PER_MIB).label("sessions"))
+            .ceil();
+        let session_cap = ((memory_budget >> 20) / 64).clamp(1, 1024);
+        let session_term = needed_mib
+            .clone()
+            .times(mib(1))
+            .at_most(mib(session_cap).label("budget share"))
+            .at_least(mib(1));
         let session_cache_mib = (session_term.value() >> 20) as u32;
+        let timeout_term = (u64::from(session_cache_mib) < needed_mib.value()).then(|| {
+            num(session_cache_mib * SESSIONS_PER_MIB)
+                .label("sessions cached")
+                .times(num(VISIT_SECONDS).label("s per visit"))
+                .over(num(clients).label("clients"))
+                .floor()
+                .at_least(num(60u32))
+        });
+        let session_timeout = timeout_term.as_ref().map(|t| t.value() as u32);
         let files_bytes = num(inputs.static_files)
             .label("files")
             .times(Term::input_size(inputs.response_size));
@@ -416,9 +554,25 @@ impl Tuning {
             && u64::from(inputs.static_files).saturating_mul(inputs.response_size.as_u64())
                 > ram / 2;
 
-        let peak_memory = u64::from(workers) * wc * SLOT_BYTES
-            + u64::from(clients) * client_bytes
+        // The session cache is shared memory, resident as sessions fill it: one per
+        // connected client, and the whole cache once a day's sessions arrive.
+        let (connected_sessions, full_cache) = if inputs.tls {
+            let full = u64::from(session_cache_mib) << 20;
+            (
+                (u64::from(clients) << 20)
+                    .div_ceil(u64::from(SESSIONS_PER_MIB))
+                    .min(full),
+                full,
+            )
+        } else {
+            (0, 0)
+        };
+        let idle_memory = fixed_memory
+            + connected_sessions
+            + u64::from(clients) * idle_bytes
             + u64::from(workers) * ofc * OPEN_FILE_BYTES;
+        let peak_memory =
+            idle_memory - connected_sessions + full_cache + active_clients * active_extra;
 
         let formulas = Formulas {
             worker_connections: Formula::equals(&wc_term),
@@ -426,7 +580,7 @@ impl Tuning {
             limit_nofile: Formula::equals(&limit_term)
                 .compare("≥", &num(2u32).times(num(worker_connections))),
             file_max: file_max
-                .map(|_| Formula::equals(&file_max_term).compare(">", &kernel_file_max)),
+                .map(|_| Formula::equals(&file_max_term).compare(">", &detected_file_max)),
             backlog: Formula::equals(&backlog_term).named("backlog"),
             somaxconn: Formula::equals(&somaxconn_term),
             syn_backlog: Formula::comparison(
@@ -437,6 +591,7 @@ impl Tuning {
             upstream_keepalive: keepalive_term.as_ref().map(Formula::equals),
             open_file_cache: ofc_term.as_ref().map(Formula::equals),
             session_cache: Formula::equals_mib(&session_term),
+            session_timeout: timeout_term.as_ref().map(Formula::equals),
             proxy: proxy.as_ref().map(|(_, f)| f.clone()),
             aio: Formula::comparison(&files_bytes, ">", &half_ram),
         };
@@ -448,6 +603,10 @@ impl Tuning {
             memory_clients,
             clients,
             client_bytes,
+            idle_bytes,
+            active_clients,
+            slots_permille,
+            worker_bytes,
             memory_budget,
             upstream_keepalive,
             worker_connections,
@@ -463,7 +622,9 @@ impl Tuning {
             reuseport,
             proxy: proxy.map(|(b, _)| b),
             session_cache_mib,
+            session_timeout,
             aio_threads,
+            idle_memory,
             peak_memory,
             formulas,
         }
@@ -481,7 +642,8 @@ mod tests {
         assert_eq!(t.clients, 10_000);
         assert_eq!(t.worker_connections, 4096);
         assert_eq!(t.backlog, 1024);
-        assert_eq!(t.session_cache_mib, 10);
+        assert_eq!(t.session_cache_mib, 56);
+        assert_eq!(t.session_timeout, Some(6720));
         assert!(t.rlimit_nofile >= 2 * t.worker_connections);
     }
 

@@ -135,8 +135,11 @@ fn the_guides_tls_values_are_reproduced_or_explained() {
     );
     let (same, explained) = check(&plan, GUIDE_TLS);
     assert_eq!(same + explained, GUIDE_TLS.len());
+    // The guide's 10m with a one-day timeout turns over in minutes at 10,000 clients;
+    // nginx-gen's cache and timeout agree (docs/formulas.md, "TLS session cache").
     assert_eq!(
         plan.get("ssl_session_cache").unwrap().value(),
-        "shared:SSL:10m"
+        "shared:SSL:56m"
     );
+    assert_eq!(plan.get("ssl_session_timeout").unwrap().value(), "6720s");
 }

@@ -37,6 +37,7 @@ prop_compose! {
         brotli in any::<bool>(),
         layout in prop::sample::select(vec!["debian", "rhel", "nginx-org", "docker"]),
         upstream_remote in any::<bool>(),
+        file_max in prop::option::of(prop_oneof![1024u32..=1_000_000, Just(u32::MAX)]),
     ) -> RawInputs {
         let modern_enough = nginx >= "1.25.0" && !nginx.starts_with("1.18");
         RawInputs {
@@ -56,6 +57,7 @@ prop_compose! {
             brotli: Some(brotli),
             layout: Some(layout.into()),
             upstreams: Some(vec![if upstream_remote { "10.0.0.9:8080" } else { "127.0.0.1:8080" }.into()]),
+            file_max: file_max.map(Into::into),
             ..RawInputs::default()
         }
     }
@@ -103,10 +105,15 @@ proptest! {
         prop_assert!(rlimit <= u64::from(NR_OPEN));
         let ofc = plan.tuning.open_file_cache.map_or(0, |c| u64::from(c.max));
         prop_assert!(rlimit >= wc + ofc, "open_file_cache not counted");
-        let file_max = plan.get("fs.file-max").map_or(plan.tuning.file_max_default, |s| s.args[0].parse().unwrap());
-        prop_assert!(file_max >= workers * rlimit, "fs.file-max {file_max} < {workers} × {rlimit}");
-        // Never lowers a kernel default.
-        prop_assert!(file_max >= plan.tuning.file_max_default);
+        // fs.file-max: the detected value, or the one written; unknown, systemd's maximum.
+        if let Some(detected) = plan.inputs.file_max {
+            let file_max = plan.get("fs.file-max").map_or(u64::from(detected), |s| s.args[0].parse().unwrap());
+            prop_assert!(file_max >= workers * rlimit, "fs.file-max {file_max} < {workers} × {rlimit}");
+            // Never lowers the detected value.
+            prop_assert!(file_max >= u64::from(detected));
+        } else {
+            prop_assert!(plan.get("fs.file-max").is_none());
+        }
         prop_assert!(number(&plan, "net.core.somaxconn") >= 4096);
     }
 

@@ -143,6 +143,8 @@ texts! {
     HintBootstrap => "Serve HTTP only, with the ACME location, until certbot has the certificate.",
     LabelResolver => "DNS server",
     HintResolver => "For OCSP stapling; empty means the layout's (127.0.0.11 in Docker).",
+    LabelKtls => "Kernel TLS (kTLS)",
+    HintKtls => "The server's kernel has the tls module (lsmod | grep tls): nginx then sends files over TLS with sendfile.",
     LabelRoot => "Document root",
     HintRoot => "Where the site's files are; empty means the distribution's usual one.",
     LabelBehindLb => "Behind a load balancer",
@@ -196,6 +198,7 @@ impl Field {
             "max_body_size" => (T::LabelMaxBodySize, T::HintMaxBodySize),
             "bootstrap" => (T::LabelBootstrap, T::HintBootstrap),
             "resolver" => (T::LabelResolver, T::HintResolver),
+            "ktls" => (T::LabelKtls, T::HintKtls),
             _ => return None,
         })
     }

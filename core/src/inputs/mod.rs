@@ -168,6 +168,8 @@ pub mod limits {
         ByteSize::mib(256),
         ByteSize::bytes(16 * ByteSize::TIB.as_u64()),
     );
+    /// `fs.file-max` range (the kernel's minimum is `NR_FILE`, 8192).
+    pub const FILE_MAX: (u32, u32) = (1024, u32::MAX);
     /// Peak concurrent clients range.
     pub const CLIENTS: (u32, u32) = (1, 10_000_000);
     /// Static file count range.

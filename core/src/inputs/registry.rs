@@ -156,6 +156,25 @@ inputs! {
         note: "only used with ocsp_stapling",
         form: Form::at(Section::Tls, 10, Widget::Text),
     }
+    /// The kernel offers TLS offload (kTLS): its `tls` module is loaded or built in.
+    ktls: bool = bool {
+        flag: Flag::switch("ktls"),
+        group: Group::Software,
+        detected: true,
+        help: "The kernel offers TLS offload (kTLS: the tls module is loaded)",
+        note: "only with tls, nginx 1.21.4 and OpenSSL 3.0 or later",
+        form: Form::at(Section::Tls, 11, Widget::Checkbox),
+    }
+    /// The kernel's `fs.file-max` now; `None`: not known (systemd ≥ 240 raises it to the
+    /// largest value at boot).
+    file_max: Option<u32> = Scalar {
+        flag: Flag::value("file-max", "N"),
+        group: Group::Software,
+        kind: Kind::Int { min: limits::FILE_MAX.0, max: limits::FILE_MAX.1 },
+        default: Unset("systemd's: the largest value"),
+        detected: true,
+        help: "The kernel's fs.file-max now (larger values count as 4294967295)",
+    }
     /// Serve HTTP/3 over QUIC (nginx ≥ 1.25.0).
     http3: bool = bool {
         flag: Flag::switch("http3"),

@@ -212,6 +212,7 @@ pub const NGINX_MODULES: &[(&str, &[&str])] = &[
             "ssl_certificate",
             "ssl_certificate_key",
             "ssl_ciphers",
+            "ssl_conf_command",
             "ssl_ecdh_curve",
             "ssl_prefer_server_ciphers",
             "ssl_protocols",

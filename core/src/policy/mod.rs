@@ -71,6 +71,10 @@ pub enum Feature {
     UpstreamKeepaliveByDefault,
     /// Post-quantum hybrid key exchange `X25519MLKEM768`.
     PostQuantumKex,
+    /// nginx sends files with `SSL_sendfile()` over kernel TLS.
+    KtlsSendfile,
+    /// OpenSSL's `KTLS` option (`ssl_conf_command Options KTLS`).
+    KtlsOpenSsl,
 }
 
 /// One row of the gate table.
@@ -107,6 +111,12 @@ pub const GATES: &[Gate] = &[
         source: "nginx CHANGES 1.19.10",
     },
     Gate {
+        feature: Feature::KtlsSendfile,
+        software: Software::Nginx,
+        since: v(1, 21, 4),
+        source: "nginx CHANGES 1.21.4",
+    },
+    Gate {
         feature: Feature::TicketKeyRotation,
         software: Software::Nginx,
         since: v(1, 23, 2),
@@ -141,6 +151,12 @@ pub const GATES: &[Gate] = &[
         software: Software::Nginx,
         since: v(1, 29, 7),
         source: "nginx CHANGES 1.29.7",
+    },
+    Gate {
+        feature: Feature::KtlsOpenSsl,
+        software: Software::OpenSsl,
+        since: v(3, 0, 0),
+        source: "OpenSSL 3.0 release notes",
     },
     Gate {
         feature: Feature::PostQuantumKex,
@@ -186,6 +202,8 @@ impl Feature {
             Self::OldTlsOffByDefault => "OldTlsOffByDefault",
             Self::UpstreamKeepaliveByDefault => "UpstreamKeepaliveByDefault",
             Self::PostQuantumKex => "PostQuantumKex",
+            Self::KtlsSendfile => "KtlsSendfile",
+            Self::KtlsOpenSsl => "KtlsOpenSsl",
         }
     }
 }

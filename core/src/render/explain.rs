@@ -158,6 +158,8 @@ pub fn summary_in(plan: &Plan, cat: &Catalogue) -> String {
         &[
             ("clients", &c.clients.to_string()),
             ("limit", limit),
+            ("idle", &mib(c.idle_memory).to_string()),
+            ("active", &c.active_clients.to_string()),
             ("peak", &mib(c.peak_memory).to_string()),
             ("workers", &plan.tuning.workers.to_string()),
             ("connections", &plan.tuning.worker_connections.to_string()),

@@ -237,6 +237,9 @@ impl ToJson for Capacity {
             w.field("limited_by", &self.limited_by);
             w.field("memory_clients", &self.memory_clients);
             w.field("client_bytes", &self.client_bytes);
+            w.field("idle_bytes", &self.idle_bytes);
+            w.field("active_clients", &self.active_clients);
+            w.field("idle_memory", &self.idle_memory);
             w.field("peak_memory", &self.peak_memory);
             w.field("connection_slots", &self.connection_slots);
         });

@@ -7,9 +7,9 @@ pub(super) static WORKER_CONNECTIONS: Rule = Rule {
     name: "worker_connections",
     texts: &[Text::new(
         "worker_connections",
-        "Connection slots per worker: the planned clients with 50% headroom, plus a slot per upstream connection and the keepalive pool. Each slot is preallocated (≈0.42 KB), so it is not oversized.",
+        "Connection slots per worker: the planned clients with 50% headroom, each with a slot per upstream connection (over HTTP/2 one per request in flight, six at most) and per QUIC stream, plus the keepalive pool. A slot costs ≈0.42 KB, so slots are never cut to fit memory: running out refuses clients while RAM is free (a warning says when memory binds first).",
     )
-    .inputs(&["vcpu", "ram", "workload", "clients", "tls"])],
+    .inputs(&["vcpu", "workload", "clients", "tls", "http3"])],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
         let f = c.t.formulas.worker_connections.clone();
         out.set_value(Scope::Events, c.t.worker_connections, &WORKER_CONNECTIONS.texts[0], Some(f));
@@ -98,7 +98,7 @@ mod tests {
         assert_eq!(value(&p, "worker_connections").as_deref(), Some("4096"));
         assert_eq!(
             formula(&p, "worker_connections"),
-            "ceil(10000 clients × 1.5 / 4 workers) × (1 + 0) + 0 keepalive + 32 spare, rounded up to 1024 = 4096"
+            "ceil(10000 clients × 1.5 / 4 workers) + 0 keepalive + 32 spare, rounded up to 1024 = 4096"
         );
     }
 
@@ -106,8 +106,28 @@ mod tests {
     fn slots_count_upstream_connections_and_keepalive() {
         let p = plan(r#"{"workload":"proxy"}"#);
         let f = formula(&p, "worker_connections");
-        assert!(f.contains("× (1 + 1)"), "{f}");
+        assert!(f.contains("× (1 + 1 upstream)"), "{f}");
         assert!(!f.contains(" 0 keepalive"), "{f}");
+        // HTTP/2 sends several requests at once, each to its own upstream connection.
+        let h2 = plan(r#"{"workload":"proxy","tls":true}"#);
+        let f = formula(&h2, "worker_connections");
+        assert!(f.contains("× (1 + (1 × 6 streams) upstream)"), "{f}");
+        // Every QUIC stream takes a slot.
+        let h3 = plan(r#"{"tls":true,"http3":true}"#);
+        let f = formula(&h3, "worker_connections");
+        assert!(f.contains("× (1 + 12 QUIC streams)"), "{f}");
+    }
+
+    #[test]
+    fn slots_are_never_cut_for_memory() {
+        // 1,024 slots before (capped to what the memory model allowed), although an idle
+        // slot costs 430 bytes: a flash crowd got "worker_connections are not enough".
+        let p = plan(r#"{"vcpu":2,"ram":"512M","clients":20000,"workload":"proxy","tls":true}"#);
+        let wc: u64 = value(&p, "worker_connections").unwrap().parse().unwrap();
+        assert!(2 * wc >= 20_000 * 3 / 2 * 7, "{wc}");
+        assert_eq!(p.capacity.clients, 20_000);
+        assert_eq!(p.warnings[0].id, "capacity");
+        assert!(p.capacity.memory_clients < 20_000);
     }
 
     #[test]

@@ -163,13 +163,14 @@ pub(super) static FILE_MAX: Rule = Rule {
     texts: &[
         Text::new(
             "fs.file-max",
-            "The workers together may open more files than the kernel's default allows; raised, never lowered.",
+            "The workers together may open more files than this host's fs.file-max (detected) allows; raised to what they need.",
         )
-        .inputs(&["vcpu", "ram"]),
+        .inputs(&["vcpu", "file_max"]),
         Text::new(
             "omit.fs.file-max",
-            "The kernel's default (RAM in KiB / 10) already exceeds what all workers can open; a fixed number could lower it.",
-        ),
+            "systemd (240 or later) raises fs.file-max to its largest value at boot, or the detected value already covers what all workers can open: a fixed number would only lower it.",
+        )
+        .inputs(&["file_max"]),
     ],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
         match (c.t.file_max, &c.t.formulas.file_max) {
@@ -179,9 +180,13 @@ pub(super) static FILE_MAX: Rule = Rule {
     }),
 };
 
+/// Socket buffer of the QUIC listen sockets (`listen … quic rcvbuf= sndbuf=`), and the
+/// kernel's maximum for it: a burst of datagrams waits there for a worker.
+pub const QUIC_SOCKET_BUFFER: u32 = 7_500_000;
+
 const UDP_BUFFERS: Text = Text::new(
     "udp_buffers",
-    "QUIC sends and receives through UDP socket buffers; larger maxima avoid drops at high rates.",
+    "The largest socket buffer the kernel grants; raised to the rcvbuf=/sndbuf= of the QUIC listen sockets, which nginx sets only when told, so bursts of datagrams wait instead of being dropped.",
 )
 .inputs(&["http3"]);
 
@@ -191,7 +196,7 @@ pub(super) static RMEM_MAX: Rule = Rule {
     decide: Decide::When {
         when: |c| c.i.http3,
         scope: S,
-        args: &["7500000"],
+        args: &["7500000"], // QUIC_SOCKET_BUFFER
     },
 };
 
@@ -292,12 +297,23 @@ mod tests {
     }
 
     #[test]
-    fn file_max_raised_never_lowered() {
-        assert!(omitted(&plan("{}"), "fs.file-max"));
-        let p = plan(r#"{"vcpu":64,"ram":"2G","clients":1000000}"#);
+    fn file_max_only_where_the_detected_value_is_lower() {
+        // Not detected (the page, --no-detect): systemd's value, the largest, stands.
+        let big = r#"{"vcpu":64,"ram":"2G","clients":1000000}"#;
+        assert!(omitted(&plan(big), "fs.file-max"));
+        // systemd's LONG_MAX, read as the largest input.
+        let systemd = big.replace('}', r#","file_max":4294967295}"#);
+        assert!(omitted(&plan(&systemd), "fs.file-max"));
+        let low = big.replace('}', r#","file_max":200000}"#);
+        let p = plan(&low);
         let v: u64 = value(&p, "fs.file-max").unwrap().parse().unwrap();
-        assert!(v > 2 * 1024 * 1024 / 10, "{v}");
-        assert!(formula(&p, "fs.file-max").contains("> kernel default"));
+        assert!(v > 200_000, "{v}");
+        assert!(
+            formula(&p, "fs.file-max").ends_with("> detected 200000"),
+            "{}",
+            formula(&p, "fs.file-max")
+        );
+        assert!(omitted(&plan(r#"{"file_max":200000}"#), "fs.file-max"));
     }
 
     #[test]
@@ -305,6 +321,8 @@ mod tests {
         let p = plan(r#"{"tls":true,"http3":true}"#);
         assert_eq!(value(&p, "net.core.rmem_max").as_deref(), Some("7500000"));
         assert_eq!(value(&p, "net.core.wmem_max").as_deref(), Some("7500000"));
+        let buffer = super::QUIC_SOCKET_BUFFER.to_string();
+        assert_eq!(value(&p, "net.core.rmem_max"), Some(buffer));
         assert_eq!(value(&plan("{}"), "net.core.rmem_max"), None);
         assert!(omitted(&plan("{}"), "net.core.netdev_max_backlog"));
     }

@@ -343,6 +343,7 @@ pub static RULES: &[&Rule] = &[
     &tls::SSL_SESSION_TIMEOUT,
     &tls::SSL_SESSION_TICKETS,
     &tls::SSL_BUFFER_SIZE,
+    &tls::SSL_CONF_COMMAND,
     &http::INCLUDE_SITES,
     &http::INCLUDE_SITES_ENABLED,
     &site::TYPES,

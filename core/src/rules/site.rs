@@ -63,6 +63,9 @@ fn listens(c: &Ctx, out: &mut Out, server: ServerRole, port: Port, texts: [&Text
                 args.push("default_server".into());
             }
             args.push("reuseport".into());
+            let buffer = super::kernel::QUIC_SOCKET_BUFFER;
+            args.push(format!("rcvbuf={buffer}").into());
+            args.push(format!("sndbuf={buffer}").into());
             out.set_args(scope, args, texts[0], None);
         } else {
             let (f, fastopen) = listen_options(c, &mut args, port == Port::Tls);
@@ -161,7 +164,7 @@ pub(super) static LISTEN_QUIC_CATCH_ALL: Rule = Rule {
     name: "listen",
     texts: &[Text::new(
         "listen.quic",
-        "HTTP/3 over UDP on the same port; reuseport is required for QUIC with several workers.",
+        "HTTP/3 over UDP on the same port; reuseport is required for QUIC with several workers. rcvbuf= and sndbuf= give its sockets room for bursts of datagrams (nginx sets socket buffers only when told; the sysctl file raises the kernel's maximum to match).",
     )
     .inputs(&["http3"])],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
@@ -649,7 +652,7 @@ mod tests {
         let h3 = plan(r#"{"tls":true,"http3":true,"nginx_version":"1.26.0","listen":["80"]}"#);
         assert_eq!(
             values_in(&h3, CATCH_ALL_TLS, "listen")[1],
-            "443 quic default_server reuseport"
+            "443 quic default_server reuseport rcvbuf=7500000 sndbuf=7500000"
         );
         assert_eq!(values_in(&h3, SITE_TLS, "listen"), ["443 ssl", "443 quic"]);
         assert_eq!(value(&h3, "http3").as_deref(), Some("on"));

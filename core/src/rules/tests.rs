@@ -60,6 +60,9 @@ pub(crate) fn grid() -> Vec<Plan> {
                                 server_names: Some(vec![name.into()]),
                                 bootstrap: Some(tls && !http3 && lb),
                                 resolver: (layout == "rhel").then(|| "192.0.2.53".into()),
+                                // Detected facts: a kTLS kernel; a low fs.file-max.
+                                ktls: Some(lb),
+                                file_max: lb.then(|| 200_000u32.into()),
                                 ..RawInputs::default()
                             };
                             // HTTP/3 needs nginx ≥ 1.25: such pairs are not inputs.

@@ -115,7 +115,7 @@ pub(super) static SSL_SESSION_CACHE: Rule = Rule {
     name: "ssl_session_cache",
     texts: &[Text::new(
         "ssl_session_cache",
-        "Shared by all workers; one MiB holds about 4000 sessions, four per planned concurrent client.",
+        "Shared by all workers; one MiB holds about 4000 sessions. Sized for the sessions a day brings when each planned client starts one per five-minute visit, within a 64th of nginx's memory budget.",
     )
     .inputs(&["clients", "vcpu", "ram"])],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
@@ -129,15 +129,29 @@ pub(super) static SSL_SESSION_CACHE: Rule = Rule {
 
 pub(super) static SSL_SESSION_TIMEOUT: Rule = Rule {
     name: "ssl_session_timeout",
-    texts: &[Text::new(
-        "ssl_session_timeout",
-        "Returning visitors resume sessions for a day (Mozilla), skipping a full handshake.",
-    )],
-    decide: Decide::When {
-        when: tls,
-        scope: H,
-        args: &["1d"],
-    },
+    texts: &[
+        Text::new(
+            "ssl_session_timeout",
+            "Returning visitors resume sessions for a day (Mozilla), skipping a full handshake; the session cache holds a day's sessions.",
+        ),
+        Text::new(
+            "ssl_session_timeout.cache",
+            "How long the session cache holds a session at the planned clients: a longer timeout would only pretend, because the cache evicts older sessions first.",
+        )
+        .inputs(&["clients", "ram"]),
+    ],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        if !c.i.tls {
+            return;
+        }
+        match (c.t.session_timeout, &c.t.formulas.session_timeout) {
+            (Some(seconds), Some(f)) => {
+                let text = &SSL_SESSION_TIMEOUT.texts[1];
+                out.set_args(H, vec![format!("{seconds}s").into()], text, Some(f.clone()));
+            }
+            _ => out.set(H, &["1d"], &SSL_SESSION_TIMEOUT.texts[0]),
+        }
+    }),
 };
 
 pub(super) static SSL_SESSION_TICKETS: Rule = Rule {
@@ -177,6 +191,32 @@ pub(super) static SSL_BUFFER_SIZE: Rule = Rule {
         scope: H,
         args: &["4k"],
     },
+};
+
+pub(super) static SSL_CONF_COMMAND: Rule = Rule {
+    name: "ssl_conf_command",
+    texts: &[
+        Text::new(
+            "ssl_conf_command.ktls",
+            "Kernel TLS: the kernel encrypts the records, so sendfile works over TLS too and files go from the page cache to the socket without passing through nginx (without kTLS, sendfile does nothing for TLS connections and every file is copied through OpenSSL).",
+        )
+        .inputs(&["ktls", "nginx_version", "openssl_version"]),
+        Text::new(
+            "omit.ssl_conf_command.ktls",
+            "Kernel TLS needs the kernel's tls module (not detected here), nginx {KtlsSendfile} and OpenSSL {KtlsOpenSsl}; without it nginx copies files through OpenSSL and sendfile applies to plain HTTP only.",
+        )
+        .inputs(&["ktls"]),
+    ],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        if !c.i.tls {
+            return;
+        }
+        if c.i.ktls && c.v.has(Feature::KtlsSendfile) && c.v.has(Feature::KtlsOpenSsl) {
+            out.set(H, &["Options", "KTLS"], &SSL_CONF_COMMAND.texts[0]);
+        } else {
+            out.omit(H, &SSL_CONF_COMMAND.texts[1]);
+        }
+    }),
 };
 
 pub(super) static SSL_REJECT_HANDSHAKE: Rule = Rule {
@@ -453,21 +493,30 @@ mod tests {
     }
 
     #[test]
-    fn session_cache_scales_with_clients_within_bounds() {
+    fn session_cache_sized_for_its_timeout() {
+        // A day of sessions fits: 100 clients × 288 visits = 28,800 sessions = 8 MiB.
+        let small = plan(&format!(r#"{{{TLS},"clients":100}}"#));
+        assert_eq!(
+            value(&small, "ssl_session_cache").as_deref(),
+            Some("shared:SSL:8m")
+        );
+        assert_eq!(value(&small, "ssl_session_timeout").as_deref(), Some("1d"));
+        // The guide machine: a day would take 720 MiB; 56 MiB (a 64th of the budget)
+        // hold 6720 s of sessions, and the timeout says so.
         let guide = plan(&format!("{{{TLS}}}"));
         assert_eq!(
             value(&guide, "ssl_session_cache").as_deref(),
-            Some("shared:SSL:10m")
+            Some("shared:SSL:56m")
         );
         assert_eq!(
             formula(&guide, "ssl_session_cache"),
-            "ceil(10000 clients / 1000) MiB = 10m"
+            "min(ceil(10000 clients × 288 visits a day / 4000 sessions) × 1m, 56m budget share) = 56m"
         );
-        let tiny = plan(&format!(r#"{{{TLS},"clients":10}}"#));
         assert_eq!(
-            value(&tiny, "ssl_session_cache").as_deref(),
-            Some("shared:SSL:1m")
+            value(&guide, "ssl_session_timeout").as_deref(),
+            Some("6720s")
         );
+        assert!(formula(&guide, "ssl_session_timeout").ends_with("= 6720"));
         let huge = plan(&format!(
             r#"{{{TLS},"vcpu":64,"ram":"1T","clients":10000000}}"#
         ));
@@ -475,8 +524,26 @@ mod tests {
             value(&huge, "ssl_session_cache").as_deref(),
             Some("shared:SSL:1024m")
         );
-        assert!(formula(&huge, "ssl_session_cache").starts_with("min("));
-        assert_eq!(value(&guide, "ssl_session_timeout").as_deref(), Some("1d"));
+    }
+
+    #[test]
+    fn ktls_where_the_kernel_and_both_versions_have_it() {
+        let on = plan(&format!(
+            r#"{{{TLS},"ktls":true,"nginx_version":"1.22.1","openssl_version":"3.0.2"}}"#
+        ));
+        assert_eq!(
+            value(&on, "ssl_conf_command").as_deref(),
+            Some("Options KTLS")
+        );
+        for off in [
+            r#""ktls":false,"nginx_version":"1.22.1","openssl_version":"3.0.2""#,
+            r#""ktls":true,"nginx_version":"1.20.2","openssl_version":"3.0.2""#,
+            r#""ktls":true,"nginx_version":"1.22.1","openssl_version":"1.1.1""#,
+        ] {
+            let p = plan(&format!("{{{TLS},{off}}}"));
+            assert!(omitted(&p, "ssl_conf_command"), "{off}");
+        }
+        assert_eq!(value(&plan(r#"{"ktls":true}"#), "ssl_conf_command"), None);
     }
 
     #[test]

@@ -11,7 +11,19 @@ use crate::policy::ADVISORIES;
 pub(crate) static TEXTS: &[Text] = &[
     Text::new(
         "capacity",
-        "{target} concurrent clients were asked for, but {clients} fit: {per_client} per active client against a budget of {budget} MiB. Add RAM or expect fewer clients.",
+        "{clients} concurrent clients are planned; with {active} of them transferring at once ({per_client} each), nginx would need about {peak} MiB against a budget of {budget} MiB, which holds about {memory_clients}. The connection slots stay sized for {clients}: add RAM, or plan fewer clients.",
+    ),
+    Text::new(
+        "capacity_slots",
+        "{target} concurrent clients were asked for, but {workers} workers × {connections} connections hold {clients} ({slots} slots per client). More vCPUs (more workers) would hold more; RAM would not.",
+    ),
+    Text::new(
+        "worker_memory",
+        "{workers} workers cost about {fixed} MiB before any client connects (each about {worker} MiB, with its connection slots), against a budget of {budget} MiB: use fewer workers (--vcpu) or add RAM.",
+    ),
+    Text::new(
+        "upstream_ports",
+        "Up to {connections} connections to {address} at once, near the {ports} local ports one address can use towards it: add upstream addresses, use a Unix socket, or bind outgoing connections to several local addresses (proxy_bind).",
     ),
     Text::new(
         "http3_behind_lb",
@@ -68,6 +80,42 @@ fn template(id: &str) -> &'static str {
     TEXTS.iter().find(|t| t.id == id).map_or("", |t| t.en)
 }
 
+/// Thousandths as a decimal: 1500 is `1.5`, 7000 is `7`.
+fn decimal_permille(n: u64) -> String {
+    let mut s = format!("{}.{:03}", n / 1000, n % 1000);
+    while s.ends_with('0') {
+        s.pop();
+    }
+    if s.ends_with('.') {
+        s.pop();
+    }
+    s
+}
+
+/// The first TCP upstream address that may take more than half of the ephemeral ports
+/// towards it at the peak (its share of the proxied requests in flight, each HTTP/2 stream
+/// on its own connection, and of every worker's keepalive pool), with the numbers.
+fn crowded_upstream(c: &Ctx) -> Option<[(&'static str, String); 3]> {
+    use crate::tuning::{EPHEMERAL_PORTS, STREAMS_IN_FLIGHT};
+    let (i, t) = (c.i, c.t);
+    let tcp: Vec<&Upstream> = i.upstreams.iter().filter(|u| u.is_tcp()).collect();
+    if !i.workload.proxies() || tcp.is_empty() {
+        return None;
+    }
+    let fan_out = u64::from(if i.tls { STREAMS_IN_FLIGHT } else { 1 });
+    let p = u64::from(t.profile.upstream_permille);
+    let in_flight = (t.active_clients * p * fan_out).div_ceil(1000);
+    let pooled = u64::from(t.workers) * u64::from(t.upstream_keepalive.unwrap_or(0));
+    let per_address = (in_flight + pooled).div_ceil(tcp.len() as u64);
+    (2 * per_address > u64::from(EPHEMERAL_PORTS)).then(|| {
+        [
+            ("connections", per_address.to_string()),
+            ("address", tcp[0].to_string()),
+            ("ports", EPHEMERAL_PORTS.to_string()),
+        ]
+    })
+}
+
 /// The warnings for `c`.
 pub(crate) fn warnings(c: &Ctx) -> Vec<Warning> {
     let (i, t) = (c.i, c.t);
@@ -80,28 +128,62 @@ pub(crate) fn warnings(c: &Ctx) -> Vec<Warning> {
             values: values.iter().map(|(k, v)| (*k, (*v).to_owned())).collect(),
         });
     };
+    let mib = |bytes: u64| bytes.div_ceil(1024 * 1024).to_string();
+    let budget = (t.memory_budget / (1024 * 1024)).to_string();
     if t.clients < t.clients_target {
+        warn(
+            "capacity_slots",
+            Some("vcpu"),
+            &[
+                ("target", &t.clients_target.to_string()),
+                ("workers", &t.workers.to_string()),
+                ("connections", &t.worker_connections.to_string()),
+                ("clients", &t.clients.to_string()),
+                ("slots", &decimal_permille(t.slots_permille)),
+            ],
+        );
+    }
+    if t.memory_clients < t.clients {
         let field = if i.clients.is_some() {
             "clients"
         } else {
             "ram"
         };
-        let mib = t.client_bytes.div_ceil(1024 * 1024).max(1);
-        let per_client = if mib == 1 {
+        let per_client = if t.client_bytes < 1024 * 1024 {
             format!("{} KiB", t.client_bytes.div_ceil(1024))
         } else {
-            format!("{mib} MiB")
+            format!("{} MiB", mib(t.client_bytes))
         };
         warn(
             "capacity",
             Some(field),
             &[
-                ("target", &t.clients_target.to_string()),
                 ("clients", &t.clients.to_string()),
+                ("active", &t.active_clients.to_string()),
                 ("per_client", &per_client),
-                ("budget", &(t.memory_budget / (1024 * 1024)).to_string()),
+                ("peak", &mib(t.peak_memory)),
+                ("budget", &budget),
+                ("memory_clients", &t.memory_clients.to_string()),
             ],
         );
+    }
+    // The workers' fixed cost approaches the budget (half of it or more).
+    let fixed = crate::tuning::MASTER_BYTES + u64::from(t.workers) * t.worker_bytes;
+    if 2 * fixed >= t.memory_budget {
+        warn(
+            "worker_memory",
+            Some("vcpu"),
+            &[
+                ("workers", &t.workers.to_string()),
+                ("fixed", &mib(fixed)),
+                ("worker", &mib(t.worker_bytes)),
+                ("budget", &budget),
+            ],
+        );
+    }
+    if let Some(address) = crowded_upstream(c) {
+        let values: Vec<(&str, &str)> = address.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        warn("upstream_ports", Some("upstreams"), &values);
     }
     if i.http3 && i.behind_lb {
         warn("http3_behind_lb", Some("http3"), &[]);
@@ -222,17 +304,64 @@ mod tests {
         let w = &p.warnings[0];
         assert_eq!((w.id, w.field), ("capacity", Some("clients")));
         assert!(
-            w.message
-                .starts_with("100000 concurrent clients were asked for, but "),
+            w.message.starts_with(
+                "100000 concurrent clients are planned; with 10000 of them transferring at once (9 KiB each)"
+            ),
             "{}",
             w.message
         );
-        assert!(
-            w.message.contains(" KiB per active client"),
-            "{}",
-            w.message
-        );
+        assert!(w.message.contains("stay sized for 100000"), "{}", w.message);
         assert!(!w.message.contains('{'));
+        // Without --clients the RAM is the field to change.
+        let p = plan(r#"{"vcpu":16,"ram":"512M","workload":"proxy","tls":true}"#);
+        assert_eq!(p.warnings[0].field, Some("ram"));
+    }
+
+    #[test]
+    fn slots_warn_with_workers_not_ram() {
+        let p = plan(r#"{"vcpu":1,"ram":"16T","clients":10000000}"#);
+        let w = &p.warnings[0];
+        assert_eq!((w.id, w.field), ("capacity_slots", Some("vcpu")));
+        assert!(w.message.contains("More vCPUs"), "{}", w.message);
+        // 16T holds the clients the slots hold, so memory does not warn as well.
+        assert!(!ids(r#"{"vcpu":1,"ram":"16T","clients":10000000}"#).contains(&"capacity"));
+    }
+
+    #[test]
+    fn slots_per_client_as_a_decimal() {
+        assert_eq!(super::decimal_permille(1500), "1.5");
+        assert_eq!(super::decimal_permille(7000), "7");
+        assert_eq!(super::decimal_permille(1250), "1.25");
+    }
+
+    #[test]
+    fn workers_fixed_cost_near_ram() {
+        // The issue's case: 128 workers on 256 MiB.
+        let p = plan(r#"{"vcpu":128,"ram":"256M"}"#);
+        let w = p.warnings.iter().find(|w| w.id == "worker_memory").unwrap();
+        assert_eq!(w.field, Some("vcpu"));
+        assert!(
+            w.message.starts_with("128 workers cost about "),
+            "{}",
+            w.message
+        );
+        assert!(!ids(r#"{"vcpu":4,"ram":"8G"}"#).contains(&"worker_memory"));
+    }
+
+    #[test]
+    fn upstream_ports_near_exhaustion() {
+        let one = r#"{"vcpu":32,"ram":"256G","clients":2000000,"workload":"proxy","tls":true,"upstreams":["10.0.0.2:8080"]}"#;
+        let p = plan(one);
+        let w = p
+            .warnings
+            .iter()
+            .find(|w| w.id == "upstream_ports")
+            .unwrap();
+        assert!(w.message.contains("to 10.0.0.2:8080"), "{}", w.message);
+        // Unix sockets take no ports; the guide's proxy is far from the limit.
+        let unix = one.replace("10.0.0.2:8080", "unix:/run/app.sock");
+        assert!(!ids(&unix).contains(&"upstream_ports"));
+        assert!(!ids(r#"{"workload":"proxy","tls":true}"#).contains(&"upstream_ports"));
     }
 
     #[test]

@@ -20,12 +20,13 @@ const FILE_FORMATS = ['nginx', 'site', 'sysctl', 'systemd']; // the order of gen
 const DEFAULT_SHOW = 'summary,nginx,sysctl';
 const LISTS = new Set(['server_names', 'listen', 'upstreams', 'trusted_proxies']);
 const FLAGS = new Set([
-  'existing_default_server', 'tls', 'ocsp_stapling', 'http3', 'behind_lb', 'bootstrap', 'brotli',
+  'existing_default_server', 'tls', 'ocsp_stapling', 'ktls', 'http3', 'behind_lb', 'bootstrap',
+  'brotli',
 ]);
 const INPUTS = [
   'vcpu', 'ram', 'workload', 'release', 'existing_default_server', 'nginx_version',
   'openssl_version', 'tls', 'tls_cert', 'tls_key', 'tls_profile', 'tls_port', 'ocsp_stapling',
-  'resolver', 'http3', 'server_names', 'root', 'listen', 'upstreams', 'clients', 'static_files',
+  'resolver', 'ktls', 'file_max', 'http3', 'server_names', 'root', 'listen', 'upstreams', 'clients', 'static_files',
   'response_size', 'behind_lb', 'trusted_proxies', 'max_body_size', 'bootstrap', 'brotli',
   'layout', 'lang', 'policy',
 ];

@@ -285,6 +285,9 @@ pub fn raw_inputs(
                 "64m".into()
             }),
             resolver: (tls && ocsp && text_numbers).then(|| "127.0.0.1".into()),
+            // Detected facts: kTLS (ssl_conf_command), a low fs.file-max (written).
+            ktls: Some(brotli != behind_lb),
+            file_max: text_numbers.then(|| number(100_000)),
         }
     })
 }
