@@ -268,6 +268,14 @@ pub struct Over {
     pub log: LogScan,
 }
 
+impl Over {
+    /// Refusing the excess is fine; crashing, not answering a newcomer or running out of
+    /// file descriptors is not.
+    pub fn graceful(&self) -> bool {
+        self.running && self.fresh.ok == 1 && self.log.files == 0
+    }
+}
+
 /// One configuration under load.
 #[derive(Debug, Clone)]
 pub struct Row {

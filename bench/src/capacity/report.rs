@@ -96,10 +96,15 @@ fn at_over(row: &Row) -> String {
     } else {
         "**nginx stopped**"
     };
+    let verdict = if o.graceful() {
+        "graceful"
+    } else {
+        "**not graceful**"
+    };
     let mut failed = o.opened.clone();
     failed.add(&o.held);
     format!(
-        "{} / {} open; {state}, {fresh}; client errors: {}; log: {}",
+        "{} / {} open, {verdict}: {state}, {fresh}; client errors: {}; log: {}",
         fmt_int(f64::from(o.held.ok.saturating_sub(o.fresh.ok))),
         fmt_int(o.target as f64),
         failed.describe(),
@@ -373,7 +378,7 @@ mod tests {
         assert!(md.contains("- **Note:** RAM not enforced: no cgroup v2"));
         assert!(md.contains("### 1 vCPU, 512M: 1 worker(s) pinned to CPU(s) `0`\n"));
         assert!(md.contains(
-            "| static | 2,500 (4,096) | **2,500 / 2,500** answered, 2,500 still open (opened in 0.6 s) | client: none; log: none | 3,000 / 3,000 open; nginx running, fresh request answered; client errors: none; log: none |"
+            "| static | 2,500 (4,096) | **2,500 / 2,500** answered, 2,500 still open (opened in 0.6 s) | client: none; log: none | 3,000 / 3,000 open, graceful: nginx running, fresh request answered; client errors: none; log: none |"
         ), "{md}");
         assert!(
             md.contains(
@@ -410,7 +415,7 @@ mod tests {
                 "client: answer: timed out ×1; log: `worker_connections are not enough` ×3"
             )
         );
-        assert!(md.contains("**nginx stopped**, **fresh request failed**"));
+        assert!(md.contains("open, **not graceful**: **nginx stopped**, **fresh request failed**"));
         assert!(md.contains("static error log: `4096 worker_connections are not enough`"));
     }
 
