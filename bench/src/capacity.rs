@@ -544,7 +544,7 @@ pub fn main(o: &CapacityOpts) -> Result<bool, String> {
         date: crate::markdown::sh("date -u '+%Y-%m-%d %H:%M UTC'"),
         machine: format!(
             "{} CPUs ({}), Linux {}",
-            cpus.len(),
+            own_cpus().len(),
             host::cpu_model().unwrap_or_else(|| "model unknown".into()),
             host::kernel_release().unwrap_or_else(|| "?".into())
         ),
@@ -786,7 +786,7 @@ fn run_one(ctx: &mut Ctx, size: &Size, load: &str, cpus: &str, port: u16) -> Res
     let idle = measure::memory(&nginx_pids(&nginx));
     let idle_kernel = kernel(ctx, target.addr.port());
     let idle_cg = cgroup.as_ref().and_then(Cgroup::current);
-    let (mut conns, held) = client::check(conns, &target, SMALL, refresh);
+    let (mut conns, held, _) = client::check(conns, &target, SMALL, refresh);
     eprintln!(
         "[capacity] {label}: {} answered in {open_secs:.1} s, {} still open; idle RSS {:.1} MiB",
         opened.ok,
@@ -802,7 +802,7 @@ fn run_one(ctx: &mut Ctx, size: &Size, load: &str, cpus: &str, port: u16) -> Res
     let start = Instant::now();
     let mut active_mem = Memory::default();
     let mut active_cg = 0;
-    while start.elapsed() < Duration::from_secs(window) {
+    while active_count > 0 && start.elapsed() < Duration::from_secs(window) {
         active.read_some(SLOW_READ);
         if start.elapsed() > Duration::from_secs(1) {
             active_mem = active_mem.max(measure::memory(&nginx_pids(&nginx)));
@@ -829,7 +829,7 @@ fn run_one(ctx: &mut Ctx, size: &Size, load: &str, cpus: &str, port: u16) -> Res
     conns.extend(more);
     conns.extend(active.into_conns());
     conns.extend(fresh_conn);
-    let (conns, over_held) = client::check(conns, &target, SMALL, refresh);
+    let (conns, over_held, asked_again) = client::check(conns, &target, SMALL, refresh);
     let over_log = measure::scan(nginx.error_log().get(log_text.len()..).unwrap_or(""));
     let over = Over {
         target: (planned.clients as f64 * OVER).ceil() as u64,
@@ -840,7 +840,7 @@ fn run_one(ctx: &mut Ctx, size: &Size, load: &str, cpus: &str, port: u16) -> Res
         log: over_log,
     };
     eprintln!(
-        "[capacity] {label}: at {OVER}×: {} more answered, {} open; log: {}",
+        "[capacity] {label}: at {OVER}×: {} more answered, {} open ({asked_again} asked again before keepalive_timeout); log: {}",
         over.opened.ok,
         over.held.ok,
         over.log.describe()

@@ -515,13 +515,14 @@ pub fn open(
 
 /// Checks that every connection is still open: a connection idle for longer than
 /// `refresh_after` is asked again (a keep-alive client before nginx's timeout would close
-/// it), the others are probed with a non-blocking read. Keeps the open ones.
+/// it), the others are probed with a non-blocking read. Keeps the open ones; also returns
+/// how many were asked again.
 pub fn check(
     conns: Vec<Conn>,
     t: &Target,
     path: &str,
     refresh_after: Duration,
-) -> (Vec<Conn>, Tally) {
+) -> (Vec<Conn>, Tally, usize) {
     let mut tally = Tally::default();
     let mut open = Vec::with_capacity(conns.len());
     let mut stale = Vec::new();
@@ -546,6 +547,7 @@ pub fn check(
         }
     }
     let req = t.request(path);
+    let asked_again = stale.len();
     let mut stale = stale.into_iter();
     let (again, asked) = drive(
         || stale.next().map(|s| Ok(Step::Sending(s, 0))),
@@ -555,7 +557,7 @@ pub fn check(
     );
     tally.add(&asked);
     open.extend(again);
-    (open, tally)
+    (open, tally, asked_again)
 }
 
 /// Connections that requested a large file and read it slowly.

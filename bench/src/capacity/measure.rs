@@ -178,13 +178,26 @@ pub fn cgroup_v2_parent(
             return Ok(m.clone());
         }
     }
+    let v1 = mountinfo.lines().any(|l| {
+        l.split_once(" - ").is_some_and(|(_, right)| {
+            let mut f = right.split_whitespace();
+            f.next() == Some("cgroup")
+                && f.nth(1)
+                    .is_some_and(|o| o.split(',').any(|o| o == "memory"))
+        })
+    });
     Err(format!(
-        "the cgroup v2 hierarchy ({}) has no memory controller enabled (it is cgroup v1's here)",
+        "the cgroup v2 hierarchy ({}) has no memory controller enabled ({})",
         mounts
             .iter()
             .map(|m| m.display().to_string())
             .collect::<Vec<_>>()
-            .join(", ")
+            .join(", "),
+        if v1 {
+            "the memory controller is cgroup v1's here"
+        } else {
+            "not in its cgroup.subtree_control"
+        }
     ))
 }
 
@@ -294,7 +307,10 @@ mod tests {
         let none = |_: &Path| Some(String::new());
         let err = cgroup_v2_parent(hybrid, none).expect_err("no memory controller");
         assert!(err.contains("/sys/fs/cgroup/unified"), "{err}");
+        assert!(err.contains("cgroup v1's here"), "{err}");
         let unified = "30 25 0:26 / /sys/fs/cgroup rw,nosuid - cgroup2 cgroup2 rw\n";
+        let err = cgroup_v2_parent(unified, none).expect_err("not enabled");
+        assert!(err.contains("not in its cgroup.subtree_control"), "{err}");
         let memory = |p: &Path| {
             (p == Path::new("/sys/fs/cgroup/cgroup.subtree_control"))
                 .then(|| "cpu io memory pids\n".to_string())

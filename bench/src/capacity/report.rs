@@ -118,6 +118,9 @@ fn idle_memory(row: &Row) -> String {
 }
 
 fn active_memory(row: &Row) -> String {
+    if row.active_count == 0 {
+        return "— (no downloads)".into();
+    }
     format!(
         "{} downloading: {}",
         fmt_int(row.active_count as f64),
@@ -406,6 +409,7 @@ mod tests {
         r.log.messages = vec!["4096 worker_connections are not enough".into()];
         r.over.fresh = Tally::default();
         r.over.running = false;
+        r.active_count = 0;
         assert!(!r.holds());
         let md = markdown(&sizes(vec![r], 4), &meta());
         assert!(md.contains("— **emulated with 1 of 4 CPUs**"));
@@ -417,6 +421,7 @@ mod tests {
         );
         assert!(md.contains("open, **not graceful**: **nginx stopped**, **fresh request failed**"));
         assert!(md.contains("static error log: `4096 worker_connections are not enough`"));
+        assert!(md.contains("| — (no downloads) |"), "{md}");
     }
 
     #[test]
