@@ -10,6 +10,8 @@
 //! certificate, host facts), [`variants`] (the configurations), [`run`] (instances, wrk
 //! rounds; [`proc`], [`netns`], [`wrk`]), [`results`], [`stats`] (medians, intervals),
 //! [`verdict`] (the decision ladder), [`console`], [`markdown`] and [`svg`] (the report).
+//! `nginx-gen-bench capacity` is the other mode: [`capacity`] holds the planned clients on
+//! a live nginx per machine size.
 
 #![allow(
     clippy::disallowed_methods,
@@ -26,6 +28,7 @@
     reason = "report text"
 )]
 
+mod capacity;
 mod console;
 mod markdown;
 mod netns;
@@ -45,7 +48,7 @@ mod wrk;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use opts::Opts;
+use opts::{Mode, Opts};
 use scenario::{Scenario, scenarios};
 use variants::Variant;
 
@@ -87,7 +90,11 @@ fn real_main(opts: &Opts) -> Result<bool, String> {
 
 fn main() -> ExitCode {
     let opts = Opts::from_env();
-    match real_main(&opts) {
+    let result = match &opts.mode {
+        Some(Mode::Capacity(c)) => capacity::main(c),
+        None => real_main(&opts),
+    };
+    match result {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => {
             eprintln!(

@@ -27,7 +27,7 @@ pub struct Meta {
     pub notes: Vec<String>,
 }
 
-fn sh(cmd: &str) -> String {
+pub(crate) fn sh(cmd: &str) -> String {
     Command::new("sh")
         .args(["-c", cmd])
         .output()

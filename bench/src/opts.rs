@@ -6,9 +6,10 @@ use std::path::PathBuf;
 use std::str::FromStr;
 
 use clap::builder::{PossibleValuesParser, RangedU64ValueParser};
-use clap::{ArgAction, CommandFactory, FromArgMatches, Parser};
+use clap::{ArgAction, CommandFactory, FromArgMatches, Parser, Subcommand};
 use nginx_gen::host;
 
+use crate::capacity::CapacityOpts;
 use crate::scenario;
 use crate::variants::Variant;
 
@@ -23,8 +24,17 @@ use crate::variants::Variant;
     clippy::doc_markdown,
     reason = "the doc comments are the --help text, printed as written"
 )]
-#[command(name = "nginx-gen-bench", version, args_override_self = true)]
+#[command(
+    name = "nginx-gen-bench",
+    version,
+    args_override_self = true,
+    args_conflicts_with_subcommands = true
+)]
 pub struct Opts {
+    /// Another mode instead of the load test
+    #[command(subcommand)]
+    pub mode: Option<Mode>,
+
     /// Smoke run (≤ 30 s): 1 round of 1 s at 50 connections, no report file unless --out
     ///
     /// Overrides --rounds and --seconds; --conns still applies. Fails when any request
@@ -115,6 +125,12 @@ pub struct Opts {
     pub variants: Vec<Variant>,
 }
 
+/// The modes other than the load test.
+#[derive(Debug, Clone, Subcommand)]
+pub enum Mode {
+    Capacity(CapacityOpts),
+}
+
 /// A comma-separated list item: a number, spaces around it allowed.
 fn number<T: FromStr>(s: &str) -> Result<T, String> {
     s.trim()
@@ -149,6 +165,9 @@ impl Opts {
         variants.sort_by_key(|(index, _)| *index);
         o.variants = variants.into_iter().map(|(_, v)| v).collect();
         o.shaped |= o.shaped_only;
+        if o.mode.is_some() {
+            return Ok(o);
+        }
         if o.quick {
             o.rounds = 1;
             o.seconds = 1;
@@ -276,6 +295,74 @@ mod tests {
             ]
         );
         assert!(matches!(&o.variants[1].kind, Kind::Extra(p) if *p == template));
+    }
+
+    #[test]
+    fn capacity_is_a_mode_of_its_own() {
+        let o = parse(&["capacity"]).expect("valid");
+        let Some(Mode::Capacity(c)) = &o.mode else {
+            panic!("capacity mode")
+        };
+        assert_eq!(c.sizes().len(), 3);
+        assert_eq!(c.loads, ["static", "tls"]);
+        assert_eq!((c.port, c.quick, c.out.as_ref()), (28700, false, None));
+        // The load test's defaults do not apply to it.
+        assert_eq!(o.out, None);
+        let o = parse(&[
+            "capacity",
+            "--quick",
+            "--sizes",
+            "1:512M, 2:1G",
+            "--loads",
+            "tls",
+            "--active-share",
+            "0.1",
+            "--cpus",
+            "0-1",
+            "--out",
+            "c.md",
+        ])
+        .expect("valid");
+        let Some(Mode::Capacity(c)) = &o.mode else {
+            panic!("capacity mode")
+        };
+        let sizes: Vec<String> = c.sizes().iter().map(ToString::to_string).collect();
+        assert_eq!(sizes, ["1 vCPU, 512M", "2 vCPU, 1G"]);
+        assert_eq!(
+            (c.loads.as_slice(), c.active_share),
+            (&["tls".to_string()][..], Some(0.1))
+        );
+        assert_eq!(
+            (c.cpus.as_deref(), c.out.as_deref()),
+            (Some("0-1"), Some(std::path::Path::new("c.md")))
+        );
+        for bad in [
+            &["capacity", "--sizes", "2"][..],
+            &["capacity", "--sizes", "0:1G"],
+            &["capacity", "--loads", "proxy"],
+            &["capacity", "--active-share", "2"],
+            &["--rounds", "2", "capacity"],
+        ] {
+            assert!(parse(bad).is_err(), "{bad:?} was accepted");
+        }
+        let help = Opts::command()
+            .find_subcommand_mut("capacity")
+            .expect("subcommand")
+            .render_long_help()
+            .to_string();
+        for flag in [
+            "--quick",
+            "--sizes",
+            "--loads",
+            "--active-share",
+            "--cpus",
+            "--port",
+            "--nginx-gen",
+            "--out",
+            "--keep",
+        ] {
+            assert!(help.contains(flag), "{flag} missing from capacity --help");
+        }
     }
 
     #[test]

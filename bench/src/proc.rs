@@ -83,7 +83,7 @@ pub fn install_handlers() {
     }));
 }
 
-fn alive(pid: u32) -> bool {
+pub fn alive(pid: u32) -> bool {
     match fs::read_to_string(format!("/proc/{pid}/stat")) {
         // A zombie has exited; only its parent's wait is missing.
         Ok(s) => s
@@ -159,19 +159,28 @@ pub struct Nginx {
     child: Child,
 }
 
-/// How to launch a process: optional network namespace, CPU list, file limit.
+/// How to launch a process: optional network namespace, CPU list, file limit, cgroup.
 #[derive(Debug, Clone)]
 pub struct Launch {
     pub netns: Option<String>,
     pub cpus: String,
     pub nofile: (u64, u64),
+    /// A cgroup v2 directory the process starts in (before it forks its workers).
+    pub cgroup: Option<PathBuf>,
 }
 
 impl Launch {
-    /// `[ip netns exec NS] nice -n -10 taskset -c CPUS prlimit --nofile=S:H PROGRAM`: every wrapper
-    /// execs, so the PID is the program's.
+    /// `[sh -c 'echo $$ > CGROUP/cgroup.procs; exec …'] [ip netns exec NS] nice -n -10
+    /// taskset -c CPUS prlimit --nofile=S:H PROGRAM`: every wrapper execs, so the PID is the
+    /// program's.
     pub fn command(&self, program: &str) -> Command {
         let mut argv: Vec<String> = Vec::new();
+        if let Some(dir) = &self.cgroup {
+            argv.extend(
+                ["sh", "-c", "echo $$ > \"$1\" && shift && exec \"$@\"", "sh"].map(String::from),
+            );
+            argv.push(dir.join("cgroup.procs").to_string_lossy().to_string());
+        }
         if let Some(ns) = &self.netns {
             argv.extend(["ip", "netns", "exec", ns].map(String::from));
         }

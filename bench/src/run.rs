@@ -25,7 +25,7 @@ fn warn_lines(log: &str) -> Vec<&str> {
 }
 
 /// Strips the timestamp and pid so repeated messages collapse.
-fn message(line: &str) -> String {
+pub(crate) fn message(line: &str) -> String {
     let m = line.split_once("] ").map_or(line, |(_, rest)| rest);
     let m = m.split_once(": ").map_or(m, |(_, m)| m);
     let m = m.split(", client:").next().unwrap_or("").trim();
@@ -103,6 +103,7 @@ impl<'a> Setup<'a> {
             netns: None,
             cpus: opts.wrk_cpus.clone(),
             nofile: (65_536, 65_536),
+            cgroup: None,
         };
         Self {
             opts,
@@ -114,6 +115,7 @@ impl<'a> Setup<'a> {
                 netns: None,
                 cpus: opts.nginx_cpus.clone(),
                 nofile: variants::SYSTEMD_NOFILE,
+                cgroup: None,
             },
             upstream: wrk.clone(),
             client: wrk,

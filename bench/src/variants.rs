@@ -209,7 +209,7 @@ pub fn gen_inputs(env: &Env, family: Family, port: u16) -> Result<Inputs, String
 }
 
 /// Adapts a rendered file's absolute paths to the prefix (the only change made to it).
-fn relocate(text: &str, prefix: &str) -> String {
+pub(crate) fn relocate(text: &str, prefix: &str) -> String {
     let mut out = String::with_capacity(text.len() + 256);
     for line in text.lines() {
         let l = line

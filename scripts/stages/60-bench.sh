@@ -4,6 +4,10 @@
 # answers 200, loads each once with wrk and fails only when the harness breaks (nginx does
 # not start, wrk fails, a request errors). Performance numbers are results, not tests: the
 # full run (`cargo run --release -p nginx-gen-bench -- --shaped`) writes docs/benchmarks.md.
+# Then the capacity smoke, `nginx-gen-bench capacity --quick` (≈ 20 s, bound: 2 min): one
+# small machine size (1 vCPU, 512M), plain HTTP and TLS, the clients nginx-gen plans for it
+# held open on a live nginx in a network namespace; fails only when the harness breaks or
+# errors appear at 1.0× the planned clients (memory against the estimate is a result).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -11,16 +15,25 @@ if [ "$(id -u)" -ne 0 ]; then
   echo "60-bench: FATAL: needs root (binds ports, runs nginx workers as www-data)" >&2
   exit 1
 fi
-for tool in /usr/sbin/nginx wrk taskset prlimit openssl curl ip; do
+for tool in /usr/sbin/nginx wrk taskset prlimit openssl curl ip ss; do
   command -v "$tool" >/dev/null 2>&1 || { echo "60-bench: FATAL: $tool missing (scripts/setup.sh installs it)" >&2; exit 1; }
 done
 # The harness pins nginx and wrk to different CPUs when there are two.
 if [ "$(nproc)" -ge 2 ]; then cpus=(--nginx-cpus 0 --wrk-cpus 1); else cpus=(--nginx-cpus 0 --wrk-cpus 0); fi
-cargo build --locked -p nginx-gen-bench
+# The capacity mode runs the CLI binary next to the harness's.
+cargo build --locked -p nginx-gen-bench -p nginx-gen
+bin=${CARGO_TARGET_DIR:-target}/debug
 out=tests/artifacts/bench-quick.md
 rm -f "$out"
 # One patched variant, so editing settings through the renderer's origins runs for real
 # (a listen+ edit that found no catch-all listen would leave a directive nginx refuses).
-timeout 150 target/debug/nginx-gen-bench --quick "${cpus[@]}" --patch 'deferred=listen+ deferred' --out "$out"
+timeout 150 "$bin/nginx-gen-bench" --quick "${cpus[@]}" --patch 'deferred=listen+ deferred' --out "$out"
 grep -q 'deferred' "$out"
 test -s "$out" && test -s "${out%.md}.svg"
+
+cap=tests/artifacts/capacity-quick.md
+rm -f "$cap"
+start=$SECONDS
+timeout 120 "$bin/nginx-gen-bench" capacity --quick --out "$cap"
+echo "60-bench: the capacity smoke took $((SECONDS - start)) s"
+grep -q 'nginx-gen-bench:capacity:end' "$cap"
