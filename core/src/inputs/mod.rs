@@ -11,6 +11,31 @@
 //! control), come from one table in `registry.rs`; the CLI's flags, the web form, the JSON
 //! schema ([`json_schema`]) and docs/inputs.md ([`markdown`]) are derived from it.
 
+/// A registry entry's value: the help and note texts only where they are read (see
+/// [`help_text`]), every other value as written.
+macro_rules! registry_value {
+    (help, $value:expr) => {
+        $crate::inputs::help_text($value)
+    };
+    (note, $value:expr) => {
+        $crate::inputs::help_text($value)
+    };
+    ($key:ident, $value:expr) => {
+        $value
+    };
+}
+pub(crate) use registry_value;
+
+/// `text` where help texts are built in (native builds, and wasm builds with the `help`
+/// feature); empty in the page's build, which never shows them.
+pub const fn help_text(text: &'static str) -> &'static str {
+    if cfg!(any(not(target_arch = "wasm32"), feature = "help")) {
+        text
+    } else {
+        ""
+    }
+}
+
 /// Declares [`RawInputs`], [`Inputs`] and [`INPUTS`] from one entry per input:
 /// `name: Type = RawType { registry fields }`, with the doc comment of the typed field.
 macro_rules! inputs {
@@ -46,7 +71,7 @@ macro_rules! inputs {
         pub static INPUTS: &[$crate::inputs::Input] = &[$(
             $crate::inputs::Input {
                 name: stringify!($field),
-                $($key: $value,)*
+                $($key: $crate::inputs::registry_value!($key, $value),)*
                 ..$crate::inputs::Input::BASE
             },
         )*];
