@@ -1,12 +1,12 @@
 //! The console summary printed after every run: each variant's figures per cell, the ratios
-//! of the contenders to stock and the guide with their verdicts, and the tally.
+//! of the contenders to every baseline with their verdicts, and the tally.
 
 use std::fmt::Write as _;
 
 use crate::results::ModeResult;
 use crate::stats::Stat;
 use crate::variants::Variant;
-use crate::verdict::{ratio, tally};
+use crate::verdict::{applies, baselines, compare, tally};
 
 pub fn console(modes: &[ModeResult], variants: &[Variant]) -> String {
     let mut out = String::new();
@@ -14,11 +14,19 @@ pub fn console(modes: &[ModeResult], variants: &[Variant]) -> String {
         let _ = writeln!(out, "\n== {} ({}) ==", m.name(), m.link);
         let _ = writeln!(
             out,
-            "{:<10} {:>5} {:<12} {:>10} {:>9} {:>9} {:>8} {:>6}  vs stock / vs guide",
+            "{:<10} {:>5} {:<12} {:>10} {:>9} {:>9} {:>8} {:>6}  vs each baseline",
             "scenario", "conns", "variant", "req/s", "p99 ms", "µs/req", "MB/s", "err"
         );
         for c in &m.cells {
             for (vi, v) in variants.iter().enumerate() {
+                if !applies(c, vi) {
+                    let _ = writeln!(
+                        out,
+                        "{:<10} {:>5} {:<12} n/a",
+                        c.scenario.id, c.conns, v.name
+                    );
+                    continue;
+                }
                 let s = Stat::of(&c.samples[vi]);
                 let mut line = format!(
                     "{:<10} {:>5} {:<12} {:>10.0} {:>9.2} {:>9.1} {:>8.1} {:>6}",
@@ -31,17 +39,13 @@ pub fn console(modes: &[ModeResult], variants: &[Variant]) -> String {
                     s.mb_s,
                     s.errors()
                 );
-                if vi >= 2 {
-                    let a = ratio(c, vi, 0, m.workers, m.link_mbit);
-                    let b = ratio(c, vi, 1, m.workers, m.link_mbit);
-                    let _ = write!(
-                        line,
-                        "  {:.2}× {} / {:.2}× {}",
-                        a.rps,
-                        a.verdict.text(),
-                        b.rps,
-                        b.verdict.text()
-                    );
+                if !v.is_baseline() {
+                    for (b, base) in baselines(variants) {
+                        if let Some(r) = compare(c, vi, b, m.workers, m.link_mbit) {
+                            let _ =
+                                write!(line, "  {}: {:.2}× {}", base.name, r.rps, r.verdict.text());
+                        }
+                    }
                 }
                 let _ = writeln!(out, "{line}");
             }

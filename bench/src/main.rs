@@ -1,15 +1,17 @@
 //! nginx-gen-bench: does nginx-gen's output make a real nginx faster?
 //!
-//! Starts Debian's nginx once per configuration (stock, the guide's, nginx-gen's, and any
-//! extra), each inside a temporary directory on its own loopback port, serves the same
-//! static site, loads them with wrk in interleaved rounds, and writes a Markdown report with
-//! an SVG chart. `--shaped` repeats the run over a rate-limited veth link between two
-//! network namespaces. `--help` lists the options; docs/benchmarks.md documents the method.
+//! Starts Debian's nginx once per configuration (stock, the guide's, the peer generators',
+//! nginx-gen's, and any extra), each inside a temporary directory on its own loopback port,
+//! serves the same static site, loads them with wrk, h2load and a TLS handshake client in
+//! interleaved rounds, and writes a Markdown report with an SVG chart. `--shaped` repeats
+//! the run over a rate-limited veth link between two network namespaces. `--help` lists the
+//! options; docs/benchmarks.md documents the method.
 //!
 //! Modules, in the order a run uses them: [`opts`] (flags), [`prepare`] (checks, site,
-//! certificate, host facts), [`variants`] (the configurations), [`run`] (instances, wrk
-//! rounds; [`proc`], [`netns`], [`wrk`]), [`results`], [`stats`] (medians, intervals),
-//! [`verdict`] (the decision ladder), [`console`], [`markdown`] and [`svg`] (the report).
+//! certificate, host facts), [`variants`] and [`peers`] (the configurations), [`run`]
+//! (instances, rounds; [`proc`], [`netns`], [`wrk`], [`h2load`], [`handshake`],
+//! [`slowapp`]), [`results`], [`stats`] (medians, intervals), [`verdict`] (the decision
+//! ladder), [`console`], [`markdown`] and [`svg`] (the report).
 //! `nginx-gen-bench capacity` is the other mode: [`capacity`] holds the planned clients on
 //! a live nginx per machine size.
 
@@ -30,15 +32,19 @@
 
 mod capacity;
 mod console;
+mod h2load;
+mod handshake;
 mod markdown;
 mod netns;
 mod opts;
+mod peers;
 mod prepare;
 mod proc;
 mod results;
 mod run;
 mod scenario;
 mod site;
+mod slowapp;
 mod stats;
 mod svg;
 mod variants;
@@ -89,6 +95,10 @@ fn real_main(opts: &Opts) -> Result<bool, String> {
 }
 
 fn main() -> ExitCode {
+    // The proxy-slow scenario's application runs as a child of this binary.
+    if let Some(code) = slowapp::child_main() {
+        return code;
+    }
     let opts = Opts::from_env();
     let result = match &opts.mode {
         Some(Mode::Capacity(c)) => capacity::main(c),

@@ -11,11 +11,12 @@ use std::time::Duration;
 use nginx_gen::host;
 
 use crate::opts::Opts;
-use crate::results::ModeResult;
+use crate::results::{Cell, ModeResult};
+use crate::scenario::{H2_STREAMS, Tool};
 use crate::stats::Stat;
 use crate::svg::svg;
 use crate::variants::{Env, Variant};
-use crate::verdict::{contenders, ratio, tally};
+use crate::verdict::{Ratio, applies, baselines, compare, contenders, misses, tally};
 
 /// Facts about the run for the report's header.
 #[derive(Debug)]
@@ -59,10 +60,14 @@ impl Meta {
             nginx_gen_core::POLICY_VERSION
         );
         let method = format!(
-            "{} round(s) × {} s per wrk run (TLS: ≥ 2 s, its start is a handshake storm; `wrk -t1 -cN`), interleaved (every variant once per cell, the order rotated each round); nginx and wrk at nice -10 against the other jobs; \
-             nginx pinned to CPU(s) `{}` with {} worker(s) in every variant, wrk and the upstream on CPU(s) `{}`; \
+            "{} round(s) × {} s per wrk run (TLS and the slow upstream: ≥ 2 s, their start is a storm; `wrk -t1 -cN`), interleaved (every variant once per cell, the order rotated each round); \
+             HTTP/2: `h2load -t1 -cN -m{H2_STREAMS}`, a fixed number of requests per connection (below nginx's keepalive_requests); \
+             TLS handshakes: `bench/tls/handshake.py`, N processes each opening one connection after another for {} s; \
+             nginx and the load tools at nice -10 against the other jobs; \
+             nginx pinned to CPU(s) `{}` with {} worker(s) in every variant, the load tools, the upstream and the slow application on CPU(s) `{}`; \
              site precompressed with nginx-gen's command `{}`; whole run took {:.0} s.",
             opts.rounds,
+            opts.seconds,
             opts.seconds,
             opts.nginx_cpus,
             env.workers,
@@ -104,7 +109,7 @@ pub fn markdown(modes: &[ModeResult], variants: &[Variant], meta: &Meta, svg_nam
     let _ = writeln!(o, "{START}\n");
     let _ = writeln!(
         o,
-        "## Load test: stock vs the guide vs nginx-gen on a real nginx\n"
+        "## Load test: nginx-gen against stock, the guide and the peer generators on a real nginx\n"
     );
     let _ = writeln!(o, "- **Date:** {}", meta.date);
     let _ = writeln!(o, "- **Machine:** {}", meta.machine);
@@ -135,41 +140,42 @@ pub fn markdown(modes: &[ModeResult], variants: &[Variant], meta: &Meta, svg_nam
         );
         let _ = writeln!(
             o,
-            "| scenario | conns | {} |",
+            "| scenario | conns | against | {} |",
             contenders(variants)
-                .flat_map(|(_, v)| [format!("{} / stock", v.name), format!("{} / guide", v.name)])
+                .map(|(_, v)| v.name.clone())
                 .collect::<Vec<_>>()
                 .join(" | ")
         );
         let _ = writeln!(
             o,
-            "|---|---:|{}",
-            contenders(variants).map(|_| "---|---|").collect::<String>()
+            "|---|---:|---|{}",
+            contenders(variants).map(|_| "---|").collect::<String>()
         );
         for c in &m.cells {
-            let mut row = format!("| {} | {} |", c.scenario.id, c.conns);
-            for (vi, _) in contenders(variants) {
-                for base in [0, 1] {
-                    let r = ratio(c, vi, base, m.workers, m.link_mbit);
-                    let _ = write!(
-                        row,
-                        " **{:.2}×** (CI {:.2}..{:.2}; rounds {:.2}..{:.2}), CPU {:.2}×, p99 {:.2}× — {} |",
-                        r.rps,
-                        r.rps_lo,
-                        r.rps_hi,
-                        r.rps_min,
-                        r.rps_max,
-                        r.cpu,
-                        r.p99,
-                        r.verdict.text()
-                    );
+            for (n, (b, base)) in baselines(variants).enumerate() {
+                let (id, conns) = if n == 0 {
+                    (c.scenario.id.to_string(), c.conns.to_string())
+                } else {
+                    (String::new(), String::new())
+                };
+                let mut row = format!("| {id} | {conns} | {} |", base.name);
+                for (vi, _) in contenders(variants) {
+                    let text = compare(c, vi, b, m.workers, m.link_mbit)
+                        .map_or_else(|| not_run(c, vi, b), |r| cell_text(&r));
+                    let _ = write!(row, " {text} |");
                 }
+                let _ = writeln!(o, "{row}");
             }
-            let _ = writeln!(o, "{row}");
         }
         let _ = writeln!(o);
         for line in tally(m, variants) {
             let _ = writeln!(o, "- {line}");
+        }
+        for line in resumed_lines(m, variants) {
+            let _ = writeln!(o, "{line}");
+        }
+        for line in verdict_lines(m, variants) {
+            let _ = writeln!(o, "{line}");
         }
         let _ = writeln!(
             o,
@@ -186,6 +192,9 @@ pub fn markdown(modes: &[ModeResult], variants: &[Variant], meta: &Meta, svg_nam
         );
         for c in &m.cells {
             for (vi, v) in variants.iter().enumerate() {
+                if !applies(c, vi) {
+                    continue;
+                }
                 let s = Stat::of(&c.samples[vi]);
                 let _ = writeln!(
                     o,
@@ -247,7 +256,7 @@ pub fn markdown(modes: &[ModeResult], variants: &[Variant], meta: &Meta, svg_nam
             seen.push(c.scenario.id);
             let _ = writeln!(
                 o,
-                "- `{}`: {} (`{}`{})",
+                "- `{}`: {} (`{}`{}; {})",
                 c.scenario.id,
                 c.scenario.what,
                 c.scenario.path,
@@ -255,12 +264,132 @@ pub fn markdown(modes: &[ModeResult], variants: &[Variant], meta: &Meta, svg_nam
                     .headers
                     .iter()
                     .map(|h| format!(", `{h}`"))
-                    .collect::<String>()
+                    .collect::<String>(),
+                match c.scenario.tool() {
+                    Tool::Wrk => "wrk",
+                    Tool::H2load { .. } => "h2load",
+                    Tool::Handshake { .. } => "bench/tls/handshake.py",
+                }
             );
         }
     }
     let _ = writeln!(o, "\n{END}");
     o
+}
+
+/// One comparison in the table.
+fn cell_text(r: &Ratio) -> String {
+    format!(
+        "**{:.2}×** (CI {:.2}..{:.2}; rounds {:.2}..{:.2}), CPU {:.2}×, p99 {:.2}× — {}",
+        r.rps,
+        r.rps_lo,
+        r.rps_hi,
+        r.rps_min,
+        r.rps_max,
+        r.cpu,
+        r.p99,
+        r.verdict.text()
+    )
+}
+
+/// Why a comparison did not run.
+fn not_run(c: &Cell, v: usize, base: usize) -> String {
+    let why = if c.scenario.needs_h2() {
+        "its TLS server does not offer HTTP/2"
+    } else {
+        "not run"
+    };
+    match (applies(c, v), applies(c, base)) {
+        (false, _) => format!("n/a ({why})"),
+        _ => format!("n/a (baseline: {why})"),
+    }
+}
+
+/// The verdict per scenario: for each contender, whether it loses to any baseline with 95 %
+/// confidence in that cell, and which other misses of the bar it has.
+pub fn verdict_lines(m: &ModeResult, variants: &[Variant]) -> Vec<String> {
+    let mut out = Vec::new();
+    for (vi, v) in contenders(variants) {
+        out.push(format!(
+            "\n**Does {} lose to any baseline with 95 % confidence?** (per cell; a loss is a req/s interval wholly below 1, or where wrk or the link sets the rate, more CPU per request beyond the noise or over 3 % fewer req/s)\n",
+            v.name
+        ));
+        out.push("| scenario | conns | loses to | other misses |".into());
+        out.push("|---|---:|---|---|".into());
+        for c in &m.cells {
+            if !applies(c, vi) {
+                continue;
+            }
+            let (losses, others) = misses(c, vi, variants, m.workers, m.link_mbit);
+            let list = |l: &[(String, Ratio)]| {
+                l.iter()
+                    .map(|(name, r)| {
+                        format!(
+                            "{name} ({}, {:.2}× CI {:.2}..{:.2})",
+                            r.verdict.text(),
+                            r.rps,
+                            r.rps_lo,
+                            r.rps_hi
+                        )
+                    })
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            };
+            out.push(format!(
+                "| {} | {} | {} | {} |",
+                c.scenario.id,
+                c.conns,
+                if losses.is_empty() {
+                    "no".to_string()
+                } else {
+                    format!("**yes**: {}", list(&losses))
+                },
+                if others.is_empty() {
+                    "none".to_string()
+                } else {
+                    list(&others)
+                }
+            ));
+        }
+    }
+    out
+}
+
+/// For the handshake scenarios: the share of connections that resumed a session, per
+/// variant (a full-handshake run offers none, so it must be 0 %).
+pub fn resumed_lines(m: &ModeResult, variants: &[Variant]) -> Vec<String> {
+    let mut out = Vec::new();
+    for c in &m.cells {
+        if !matches!(c.scenario.tool(), Tool::Handshake { .. }) {
+            continue;
+        }
+        let shares: Vec<String> = variants
+            .iter()
+            .enumerate()
+            .filter(|(vi, _)| applies(c, *vi))
+            .map(|(vi, v)| {
+                let (resumed, total) = c.samples[vi]
+                    .iter()
+                    .fold((0, 0), |(r, t), s| (r + s.wrk.resumed, t + s.wrk.requests));
+                format!(
+                    "{} {:.0} %",
+                    v.name,
+                    if total == 0 {
+                        0.0
+                    } else {
+                        resumed as f64 * 100.0 / total as f64
+                    }
+                )
+            })
+            .collect();
+        out.push(format!(
+            "- Connections that resumed a TLS session, `{}` c{}: {}",
+            c.scenario.id,
+            c.conns,
+            shares.join(", ")
+        ));
+    }
+    out
 }
 
 /// Writes the report: replaces the generated section of `out` (keeping what is around it,
@@ -317,6 +446,83 @@ mod tests {
             method: "1 round".into(),
             notes: vec!["shaped-link mode SKIPPED".into()],
         }
+    }
+
+    /// A mode with an HTTP/2 cell stock did not run and a resumed-handshake cell.
+    fn mode() -> ModeResult {
+        use crate::results::Sample;
+        use crate::scenario::scenarios;
+        use crate::stats::tests::sample;
+        let scenario = |id: &str| {
+            scenarios()
+                .into_iter()
+                .find(|s| s.id == id)
+                .expect("scenario")
+        };
+        let n = Variant::builtin().len();
+        let mut h2 = vec![vec![sample(20_000, 950, 4); 3]; n];
+        h2[0].clear();
+        let resumed = |r: u64| -> Vec<Sample> {
+            let mut s = vec![sample(400, 200, 10); 3];
+            for x in &mut s {
+                x.wrk.resumed = r;
+            }
+            s
+        };
+        let mut tls = vec![resumed(396); n];
+        tls[3] = resumed(0);
+        ModeResult {
+            link: "loopback".into(),
+            cells: vec![
+                Cell {
+                    scenario: scenario("h2"),
+                    conns: 50,
+                    samples: h2,
+                },
+                Cell {
+                    scenario: scenario("tls-resume"),
+                    conns: 8,
+                    samples: tls,
+                },
+            ],
+            logs: Vec::new(),
+            link_mbit: None,
+            workers: 1,
+            wall: Duration::from_secs(9),
+        }
+    }
+
+    #[test]
+    fn tables_name_every_baseline_and_what_did_not_run() {
+        let m = mode();
+        let text = markdown(
+            std::slice::from_ref(&m),
+            &Variant::builtin(),
+            &meta(),
+            "x.svg",
+        );
+        assert!(text.contains("| scenario | conns | against | nginx-gen |"));
+        assert!(text.contains(
+            "| h2 | 50 | stock | n/a (baseline: its TLS server does not offer HTTP/2) |"
+        ));
+        for b in ["guide", "nginxconfig", "h5bp"] {
+            assert!(text.contains(&format!("|  |  | {b} | **1.00×**")), "{b}");
+        }
+        // stock did not run h2: no row of figures for it.
+        assert!(!text.contains("| h2 | 50 | stock | 0"));
+        assert_eq!(
+            resumed_lines(&m, &Variant::builtin()),
+            [
+                "- Connections that resumed a TLS session, `tls-resume` c8: stock 99 %, guide 99 %, nginxconfig 99 %, h5bp 0 %, nginx-gen 99 %"
+            ]
+        );
+        let verdicts = verdict_lines(&m, &Variant::builtin()).join("\n");
+        assert!(verdicts.contains("**Does nginx-gen lose to any baseline with 95 % confidence?**"));
+        assert!(verdicts.contains("| h2 | 50 | no | none |"), "{verdicts}");
+        assert!(
+            verdicts.contains("| tls-resume | 8 | no | none |"),
+            "{verdicts}"
+        );
     }
 
     #[test]

@@ -35,9 +35,10 @@ pub struct Opts {
     #[command(subcommand)]
     pub mode: Option<Mode>,
 
-    /// Smoke run (≤ 30 s): 1 round of 1 s at 50 connections, no report file unless --out
+    /// Smoke run: 1 round of 1 s at 50 connections, no report file unless --out
     ///
-    /// Overrides --rounds and --seconds; --conns still applies. Fails when any request
+    /// Overrides --rounds and --seconds; --conns still applies (not to the TLS handshake
+    /// scenarios, which keep their 8 client processes). Fails when any request
     /// errors (in the full run errors are results, e.g. stock's 768 connections at c1000).
     #[arg(long)]
     pub quick: bool,

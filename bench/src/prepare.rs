@@ -9,6 +9,7 @@ use std::process::Command;
 
 use nginx_gen::host;
 
+use crate::handshake;
 use crate::opts::Opts;
 use crate::proc;
 use crate::site;
@@ -39,6 +40,8 @@ pub fn preflight() -> Result<(), String> {
         "openssl",
         "ip",
         "curl",
+        "h2load",
+        handshake::PYTHON,
     ] {
         if command_output("sh", &["-c", &format!("command -v {tool}")])
             .is_none_or(|s| s.trim().is_empty())
@@ -95,9 +98,33 @@ pub fn prepare(opts: &Opts) -> Result<Prepared, String> {
     site::write(&site_dir).map_err(|e| format!("site: {e}"))?;
     let script = tmp.join("report.lua");
     fs::write(&script, LUA).map_err(|e| e.to_string())?;
+    // The handshake scenarios' client, next to it (run.rs finds it there).
+    fs::write(
+        script.with_file_name(handshake::SCRIPT_NAME),
+        handshake::SCRIPT,
+    )
+    .map_err(|e| e.to_string())?;
     // The TLS scenario's certificate (the sites answer to bench.test).
     let nginx_gen_testsupport::Certificate { cert, key } =
         nginx_gen_testsupport::self_signed(&tmp, "bench.test")?;
+    // nginxconfig.io's ssl_dhparam: the RFC 7919 group (its setup runs `openssl dhparam`).
+    let dh = cert.with_file_name("dhparam.pem");
+    let st = Command::new("openssl")
+        .args([
+            "genpkey",
+            "-genparam",
+            "-algorithm",
+            "DH",
+            "-pkeyopt",
+            "group:ffdhe2048",
+            "-out",
+        ])
+        .arg(&dh)
+        .status()
+        .map_err(|e| format!("openssl: {e}"))?;
+    if !st.success() {
+        return Err("openssl genpkey -genparam (the DH group) failed".into());
+    }
     let (nginx_version, openssl_version) = versions()?;
     let workers = host::parse_cpu_list(&opts.nginx_cpus)
         .ok_or(format!("--nginx-cpus: not a CPU list: {}", opts.nginx_cpus))?

@@ -37,6 +37,17 @@ pub fn forget_netns(name: &str) {
     registry().netns.retain(|n| n != name);
 }
 
+/// A child process (not nginx) to stop at cleanup, like the nginx masters.
+pub fn track(pid: u32) {
+    registry().pids.push(pid);
+}
+
+/// Stops a tracked process by PID (TERM, then KILL) and forgets it.
+pub fn stop(pid: u32) {
+    stop_pid(pid);
+    registry().pids.retain(|p| *p != pid);
+}
+
 /// The temporary directory to delete at cleanup (`None` keeps it).
 pub fn register_tmp(dir: Option<PathBuf>) {
     registry().tmp = dir;

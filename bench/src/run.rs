@@ -5,14 +5,14 @@ use std::path::{Path, PathBuf};
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
-use crate::netns;
 use crate::opts::Opts;
 use crate::prepare::Prepared;
 use crate::proc::{Launch, Nginx};
 use crate::results::{Cell, InstanceLog, ModeResult, Sample};
-use crate::scenario::Scenario;
+use crate::scenario::{Scenario, Tool};
+use crate::slowapp::SlowApp;
 use crate::variants::{self, Env, Family, Variant};
-use crate::wrk;
+use crate::{h2load, handshake, netns, site, wrk};
 
 fn warn_lines(log: &str) -> Vec<&str> {
     log.lines()
@@ -41,18 +41,22 @@ fn url(scheme: &str, addr: &str, port: u16, path: &str) -> String {
 }
 
 /// Fetches one response with curl and checks it is a 200 with a body: a broken
-/// configuration must stop the run, not produce numbers.
-fn sanity(client: &Launch, url: &str, headers: &[&str]) -> Result<(), String> {
+/// configuration must stop the run, not produce numbers. With `h2`, curl offers HTTP/2 and
+/// the answer says whether the server took it (`Ok(false)`: it answered over HTTP/1.1).
+fn sanity(client: &Launch, url: &str, headers: &[&str], h2: bool) -> Result<bool, String> {
     let mut cmd = client.command("curl");
     cmd.args([
         "-sk",
         "-o",
         "/dev/null",
         "-w",
-        "%{http_code} %{size_download}",
+        "%{http_code} %{size_download} %{http_version}",
         "--max-time",
         "5",
     ]);
+    if h2 {
+        cmd.arg("--http2");
+    }
     for h in headers {
         cmd.args(["-H", h]);
     }
@@ -70,8 +74,9 @@ fn sanity(client: &Launch, url: &str, headers: &[&str]) -> Result<(), String> {
     let mut parts = text.split_whitespace();
     let code = parts.next().unwrap_or("000");
     let size: u64 = parts.next().and_then(|s| s.parse().ok()).unwrap_or(0);
+    let version = parts.next().unwrap_or("");
     if code == "200" && size > 0 {
-        Ok(())
+        Ok(version == "2")
     } else {
         Err(format!("{url} {headers:?}: HTTP {code}, {size} bytes"))
     }
@@ -168,7 +173,22 @@ fn run_mode(link: &str, link_mbit: Option<u32>, s: &Setup) -> Result<ModeResult,
     };
     let up_port = next_port();
     let up_dir = dir.join("upstream");
-    let up_conf = variants::write_upstream(&s.env, &up_dir, &format!("{}:{up_port}", s.env.addr))?;
+    // The slow application behind the upstream's /slow/, when a scenario asks for it.
+    let app_addr = s
+        .scen
+        .iter()
+        .any(|sc| sc.path == site::SLOW)
+        .then(|| format!("{}:{}", s.env.addr, next_port()));
+    let mut slow_app = app_addr
+        .as_deref()
+        .map(|a| SlowApp::start(&s.upstream, a, &s.env.site.join("index.html")))
+        .transpose()?;
+    let up_conf = variants::write_upstream_with(
+        &s.env,
+        &up_dir,
+        &format!("{}:{up_port}", s.env.addr),
+        app_addr.as_deref(),
+    )?;
     let mut env = s.env.clone();
     env.upstream = format!("{}:{up_port}", env.addr);
     let mut upstream = Nginx::start("upstream", &up_dir, &up_conf, 1, &s.upstream)?;
@@ -204,25 +224,49 @@ fn run_mode(link: &str, link_mbit: Option<u32>, s: &Setup) -> Result<ModeResult,
         instances.push(row);
     }
     let fam_index = |f: Family| Family::ALL.iter().position(|x| *x == f).unwrap_or(0);
+    // (scenario, variant) pairs that do not apply: HTTP/2 where the server does not offer it.
+    let mut not_applicable: Vec<(&str, usize)> = Vec::new();
     for sc in s.scen {
         for (vi, v) in s.variants.iter().enumerate() {
             if let Some((_, p)) = &instances[vi][fam_index(sc.family)] {
-                let scheme = if sc.family == Family::Tls {
-                    "https"
-                } else {
-                    "http"
-                };
-                sanity(&s.client, &url(scheme, &env.addr, *p, sc.path), sc.headers)
-                    .map_err(|e| format!("{} answers wrongly: {e}", v.name))?;
+                let scheme = if sc.tls() { "https" } else { "http" };
+                let h2 = sanity(
+                    &s.client,
+                    &url(scheme, &env.addr, *p, sc.path),
+                    sc.headers,
+                    sc.needs_h2(),
+                )
+                .map_err(|e| format!("{} answers wrongly: {e}", v.name))?;
+                if sc.needs_h2() && !h2 {
+                    eprintln!(
+                        "[{name}] {}: {} does not offer HTTP/2: not run",
+                        sc.id, v.name
+                    );
+                    not_applicable.push((sc.id, vi));
+                }
             }
         }
     }
+    let handshake_script = s.script.with_file_name(handshake::SCRIPT_NAME);
+    let h2load_log = dir.join("h2load.log");
     let mut cells: Vec<Cell> = Vec::new();
     for sc in s.scen {
         // Over a shaped link the link is the bottleneck: one connection count (50) is enough
-        // unless --conns says otherwise.
-        let default: &[u32] = if link_mbit.is_some() { &[50] } else { sc.conns };
-        for &c in s.opts.conns.as_deref().unwrap_or(default) {
+        // unless --conns says otherwise. The handshake client runs a process per connection
+        // and loads no link: its scenarios keep their own count there and in the smoke run
+        // (whose 50 connections would be 50 processes forked on the load tools' CPU).
+        let handshake = matches!(sc.tool(), Tool::Handshake { .. });
+        let default: &[u32] = if link_mbit.is_some() && !handshake {
+            &[50]
+        } else {
+            sc.conns
+        };
+        let conns = if s.opts.quick && handshake {
+            sc.conns
+        } else {
+            s.opts.conns.as_deref().unwrap_or(default)
+        };
+        for &c in conns {
             cells.push(Cell {
                 scenario: sc.clone(),
                 conns: c,
@@ -242,28 +286,55 @@ fn run_mode(link: &str, link_mbit: Option<u32>, s: &Setup) -> Result<ModeResult,
                 let Some((n, p)) = &instances[vi][fam_index(cell.scenario.family)] else {
                     continue;
                 };
-                let scheme = if cell.scenario.family == Family::Tls {
-                    "https"
-                } else {
-                    "http"
-                };
+                if not_applicable.contains(&(cell.scenario.id, vi)) {
+                    continue;
+                }
+                let scheme = if cell.scenario.tls() { "https" } else { "http" };
                 let before_log = warn_lines(&n.error_log()).len();
                 let cpu0 = n.cpu_ns();
-                // A TLS run starts with a handshake storm (every connection at once, ~0.1 s
-                // for 200 on an idle machine), so TLS runs last ≥ 2 s outside the smoke test.
-                let seconds = if cell.scenario.family == Family::Tls && !s.opts.quick {
-                    s.opts.seconds.max(2)
-                } else {
-                    s.opts.seconds
-                };
-                let r = wrk::run(
-                    &s.client,
-                    &s.script,
-                    &url(scheme, &env.addr, *p, cell.scenario.path),
-                    cell.conns,
-                    seconds,
-                    cell.scenario.headers,
-                )
+                let sc = &cell.scenario;
+                let r = match sc.tool() {
+                    Tool::Wrk => {
+                        // A TLS run starts with a handshake storm (every connection at once,
+                        // ~0.1 s for 200 on an idle machine), and a slow upstream's with every
+                        // connection waiting 50 ms at once, so these runs last ≥ 2 s outside
+                        // the smoke test.
+                        let ramp = sc.tls() || sc.path == site::SLOW;
+                        let seconds = if ramp && !s.opts.quick {
+                            s.opts.seconds.max(2)
+                        } else {
+                            s.opts.seconds
+                        };
+                        wrk::run(
+                            &s.client,
+                            &s.script,
+                            &url(scheme, &env.addr, *p, sc.path),
+                            cell.conns,
+                            seconds,
+                            sc.headers,
+                        )
+                    }
+                    Tool::H2load { streams } => h2load::run(
+                        &s.client,
+                        &env.addr,
+                        *p,
+                        sc.path,
+                        cell.conns,
+                        streams,
+                        s.opts.seconds,
+                        &h2load_log,
+                    ),
+                    Tool::Handshake { resume } => handshake::run(
+                        &s.client,
+                        &handshake_script,
+                        &env.addr,
+                        *p,
+                        sc.path,
+                        cell.conns,
+                        s.opts.seconds,
+                        resume,
+                    ),
+                }
                 .map_err(|e| {
                     format!("{} {} c{}: {e}", variant.name, cell.scenario.id, cell.conns)
                 })?;
@@ -313,6 +384,9 @@ fn run_mode(link: &str, link_mbit: Option<u32>, s: &Setup) -> Result<ModeResult,
         }
     }
     upstream.stop();
+    if let Some(app) = &mut slow_app {
+        app.stop();
+    }
     Ok(ModeResult {
         link_mbit,
         workers: env.workers,

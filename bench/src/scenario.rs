@@ -1,4 +1,4 @@
-//! The load patterns: which page, which headers, which connection counts.
+//! The load patterns: which page, which headers, which connection counts, which load tool.
 
 use crate::site;
 use crate::variants::Family;
@@ -16,7 +16,7 @@ pub struct Scenario {
 }
 
 /// The scenario ids, in run order (what `--only` accepts).
-pub const IDS: [&str; 7] = [
+pub const IDS: [&str; 11] = [
     "html",
     "js",
     "gzip-html",
@@ -24,7 +24,51 @@ pub const IDS: [&str; 7] = [
     "newconn",
     "tls",
     "proxy",
+    "h2",
+    "tls-full",
+    "tls-resume",
+    "proxy-slow",
 ];
+
+/// What loads a scenario.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tool {
+    /// `wrk -t1 -cN`, HTTP/1.1 keep-alive (or what the headers ask for).
+    Wrk,
+    /// `h2load -cN -m STREAMS`: HTTP/2 over TLS, N connections with this many streams each.
+    H2load { streams: u32 },
+    /// `bench/tls/handshake.py`: N connections in flight, each new, each a TLS handshake and
+    /// one request; `resume` offers the previous session. wrk and h2load cannot make full
+    /// handshakes only: both resume on reconnect whenever the server allows it.
+    Handshake { resume: bool },
+}
+
+/// Streams per connection in the HTTP/2 scenario.
+pub const H2_STREAMS: u32 = 10;
+
+impl Scenario {
+    /// The load tool of this scenario (by id, so `Scenario` keeps its fields).
+    pub fn tool(&self) -> Tool {
+        match self.id {
+            "h2" => Tool::H2load {
+                streams: H2_STREAMS,
+            },
+            "tls-full" => Tool::Handshake { resume: false },
+            "tls-resume" => Tool::Handshake { resume: true },
+            _ => Tool::Wrk,
+        }
+    }
+
+    /// Only variants whose TLS server negotiates HTTP/2 (ALPN `h2`) take part.
+    pub fn needs_h2(&self) -> bool {
+        matches!(self.tool(), Tool::H2load { .. })
+    }
+
+    /// Whether the run uses `https://` (the TLS server).
+    pub fn tls(&self) -> bool {
+        self.family == Family::Tls
+    }
+}
 
 pub fn scenarios() -> Vec<Scenario> {
     vec![
@@ -84,14 +128,72 @@ pub fn scenarios() -> Vec<Scenario> {
             headers: &[],
             conns: &[50, 200, 1000],
         },
+        Scenario {
+            id: "h2",
+            what: "HTML page over HTTP/2 and TLS (h2load, 10 streams per connection)",
+            family: Family::Tls,
+            path: site::HTML,
+            headers: &[],
+            conns: &[50, 200],
+        },
+        Scenario {
+            id: "tls-full",
+            what: "TLS handshakes, full: a new connection per request, no session offered (1.5 KB image)",
+            family: Family::Tls,
+            path: site::ICON,
+            headers: &[],
+            conns: &[8],
+        },
+        Scenario {
+            id: "tls-resume",
+            what: "TLS handshakes, resumed: a new connection per request offering the previous session (1.5 KB image)",
+            family: Family::Tls,
+            path: site::ICON,
+            headers: &[],
+            conns: &[8],
+        },
+        Scenario {
+            id: "proxy-slow",
+            what: "HTML page through a reverse proxy to an application that answers after 50 ms",
+            family: Family::Proxy,
+            path: site::SLOW,
+            headers: &[],
+            conns: &[50, 1000],
+        },
     ]
 }
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     #[test]
     fn ids_name_every_scenario_in_order() {
-        let ids: Vec<&str> = super::scenarios().iter().map(|s| s.id).collect();
-        assert_eq!(ids, super::IDS);
+        let ids: Vec<&str> = scenarios().iter().map(|s| s.id).collect();
+        assert_eq!(ids, IDS);
+    }
+
+    #[test]
+    fn tools_per_scenario() {
+        let tool = |id: &str| {
+            scenarios()
+                .into_iter()
+                .find(|s| s.id == id)
+                .expect("scenario")
+                .tool()
+        };
+        assert_eq!(tool("html"), Tool::Wrk);
+        assert_eq!(tool("tls"), Tool::Wrk);
+        assert_eq!(tool("h2"), Tool::H2load { streams: 10 });
+        assert_eq!(tool("tls-full"), Tool::Handshake { resume: false });
+        assert_eq!(tool("tls-resume"), Tool::Handshake { resume: true });
+        assert_eq!(tool("proxy-slow"), Tool::Wrk);
+        // The TLS load tools run against the TLS server; only h2 needs HTTP/2.
+        for s in scenarios() {
+            if s.tool() != Tool::Wrk {
+                assert!(s.tls(), "{}", s.id);
+            }
+            assert_eq!(s.needs_h2(), s.id == "h2");
+        }
     }
 }

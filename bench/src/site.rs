@@ -10,6 +10,10 @@ use std::path::Path;
 /// Paths (URL and file) of the fixture, for the scenarios.
 pub const HTML: &str = "/";
 pub const JS: &str = "/assets/app.js";
+/// A small image (1.5 KB), for the TLS handshake scenarios: the handshake is what they load.
+pub const ICON: &str = "/img/icon-0.png";
+/// The HTML page from the slow application behind the upstream ([`crate::slowapp`]).
+pub const SLOW: &str = "/slow/";
 
 /// A small deterministic generator (xorshift), so every run serves the same bytes.
 struct Rng(u64);

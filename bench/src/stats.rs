@@ -156,6 +156,7 @@ pub(crate) mod tests {
                 bad_status: 0,
                 p50_us: p99_ms * 400,
                 p99_us: p99_ms * 1000,
+                ..WrkResult::default()
             },
             cpu_ns: cpu_ms * 1_000_000,
             log_lines: 0,

@@ -6,6 +6,7 @@ use crate::markdown::fmt_int;
 use crate::results::ModeResult;
 use crate::stats::Stat;
 use crate::variants::Variant;
+use crate::verdict::applies;
 
 const COLORS: [&str; 6] = [
     "#8c8c8c", "#e69f00", "#0072b2", "#009e73", "#cc79a7", "#d55e00",
@@ -64,8 +65,17 @@ pub fn svg(modes: &[ModeResult], variants: &[Variant]) -> String {
                 c.conns
             );
             for (vi, s) in stats.iter().enumerate() {
-                let w = (s.rps / best * bar_w).max(1.0);
                 let by = y + vi as f64 * bar;
+                if !applies(c, vi) {
+                    let _ = writeln!(
+                        o,
+                        "<text x=\"{:.1}\" y=\"{:.1}\" fill=\"#888\">n/a</text>",
+                        left + 4.0,
+                        by + bar - 3.0
+                    );
+                    continue;
+                }
+                let w = (s.rps / best * bar_w).max(1.0);
                 let _ = writeln!(
                     o,
                     "<rect x=\"{left}\" y=\"{by:.1}\" width=\"{w:.1}\" height=\"{:.1}\" fill=\"{}\"/><text x=\"{:.1}\" y=\"{:.1}\">{} req/s{}</text>",

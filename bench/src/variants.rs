@@ -3,6 +3,8 @@
 //! - `stock`: Debian's `/etc/nginx/nginx.conf` and default site, changed only in paths
 //!   (pid, logs, temp directories, the site include), the listen port and the worker count;
 //! - `guide`: the seed guide's hand-tuned file (`bench/guide/`);
+//! - `nginxconfig`, `h5bp`: the peer generators' output for the same site (`bench/peers/`,
+//!   [`crate::peers`]);
 //! - `nginx-gen`: the core library's output for this machine (Debian layout, the detected
 //!   nginx and OpenSSL versions, the CPUs and RAM the run gives nginx), changed only in paths;
 //! - `--patch NAME='directive args; …'`: nginx-gen's output with directives replaced (to test
@@ -18,6 +20,8 @@ use std::collections::HashMap;
 use nginx_gen_core::plan::Setting;
 use nginx_gen_core::render::Origin;
 use nginx_gen_core::{Inputs, Plan, RawInputs, render};
+
+use crate::peers::{self, Peer};
 
 const GUIDE_MAIN: &str = include_str!("../guide/nginx.conf");
 const GUIDE_STATIC: &str = include_str!("../guide/static.conf");
@@ -51,6 +55,8 @@ impl Family {
 pub enum Kind {
     Stock,
     Guide,
+    /// A peer generator's output ([`crate::peers`]).
+    Peer(Peer),
     Gen,
     /// nginx-gen's output with these `name args` directives replaced or added.
     Patched(Vec<(String, String)>),
@@ -65,8 +71,9 @@ pub struct Variant {
 }
 
 impl Variant {
+    /// The baselines (stock, the guide, the peer generators), then nginx-gen.
     pub fn builtin() -> Vec<Self> {
-        vec![
+        let mut all = vec![
             Self {
                 name: "stock".into(),
                 kind: Kind::Stock,
@@ -75,11 +82,22 @@ impl Variant {
                 name: "guide".into(),
                 kind: Kind::Guide,
             },
-            Self {
-                name: "nginx-gen".into(),
-                kind: Kind::Gen,
-            },
-        ]
+        ];
+        all.extend(Peer::ALL.map(|p| Self {
+            name: p.name().into(),
+            kind: Kind::Peer(p),
+        }));
+        all.push(Self {
+            name: "nginx-gen".into(),
+            kind: Kind::Gen,
+        });
+        all
+    }
+
+    /// A configuration nginx-gen is compared against (stock, the guide, a peer generator's),
+    /// as opposed to nginx-gen and its `--patch`/`--extra` variants.
+    pub fn is_baseline(&self) -> bool {
+        matches!(self.kind, Kind::Stock | Kind::Guide | Kind::Peer(_))
     }
 
     /// `NAME=directive args; directive args` → a patched nginx-gen variant.
@@ -143,9 +161,14 @@ fn temp_paths(prefix: &str) -> String {
         .join("\n    ")
 }
 
-fn fill(template: &str, prefix: &str, env: &Env, port: u16) -> String {
+/// Fills a template's placeholders: `{{PORT}}` is the port under test, `{{PORT_PLAIN}}` the
+/// next one (a TLS server's plain-HTTP listener), `{{DHPARAM}}` the DH group written next to
+/// the certificate.
+pub fn fill(template: &str, prefix: &str, env: &Env, port: u16) -> String {
     template
         .replace("{{PREFIX}}", prefix)
+        .replace("{{PORT_PLAIN}}", &(port + 1).to_string())
+        .replace("{{DHPARAM}}", &dhparam(env).to_string_lossy())
         .replace("{{WORKERS}}", &env.workers.to_string())
         .replace("{{TEMP_PATHS}}", &temp_paths(prefix))
         .replace("{{ADDR}}", &env.addr)
@@ -154,6 +177,11 @@ fn fill(template: &str, prefix: &str, env: &Env, port: u16) -> String {
         .replace("{{CERT}}", &env.cert.to_string_lossy())
         .replace("{{KEY}}", &env.key.to_string_lossy())
         .replace("{{UPSTREAM}}", &env.upstream)
+}
+
+/// The finite-field DH group file ([`crate::prepare`] writes it next to the certificate).
+pub fn dhparam(env: &Env) -> PathBuf {
+    env.cert.with_file_name("dhparam.pem")
 }
 
 /// Directives of the events {} block and of the main context (for `--patch`).
@@ -315,6 +343,7 @@ pub fn write(
         Family::Proxy => GUIDE_PROXY,
     };
     match &variant.kind {
+        Kind::Peer(peer) => peers::write(*peer, family, env, prefix, port),
         Kind::Stock => {
             let main = fs::read_to_string(STOCK_MAIN).map_err(|e| format!("{STOCK_MAIN}: {e}"))?;
             let mut text = relocate(&main, &p)
@@ -420,18 +449,42 @@ pub fn write(
 }
 
 /// The upstream application for the proxy scenario: a plain nginx serving the same site.
+#[allow(
+    dead_code,
+    reason = "the proxy scenarios' upstream without the slow application"
+)]
 pub fn write_upstream(env: &Env, prefix: &Path, addr_port: &str) -> Result<PathBuf, String> {
+    write_upstream_with(env, prefix, addr_port, None)
+}
+
+/// [`write_upstream`], and with `slow_app` (`ADDR:PORT` of [`crate::slowapp`]) `/slow/` is
+/// proxied to it over a keep-alive pool large enough for every connection of the run, so
+/// the nginx under test sees the application's delay and nothing of this hop's making.
+pub fn write_upstream_with(
+    env: &Env,
+    prefix: &Path,
+    addr_port: &str,
+    slow_app: Option<&str>,
+) -> Result<PathBuf, String> {
     let p = prefix.to_string_lossy();
     for d in ["logs", "temp"] {
         fs::create_dir_all(prefix.join(d)).map_err(|e| e.to_string())?;
     }
+    let (slow_upstream, slow_location) = slow_app.map_or_else(Default::default, |app| {
+        (
+            format!("    upstream slowapp {{ server {app}; keepalive 2048; }}\n"),
+            "        location /slow/ { proxy_pass http://slowapp; proxy_http_version 1.1; \
+             proxy_set_header Connection \"\"; }\n"
+                .to_string(),
+        )
+    });
     let text = format!(
-        "# The upstream application of the proxy scenario (not under test).\n\
+        "# The upstream application of the proxy scenarios (not under test).\n\
          worker_processes 1;\npid {p}/nginx.pid;\nerror_log {p}/logs/error.log;\n\
          events {{ worker_connections 4096; }}\n\
          http {{\n    {}\n    include /etc/nginx/mime.types;\n    access_log off;\n    sendfile on;\n\
-         keepalive_requests 100000;\n    open_file_cache max=100;\n\
-         server {{\n        listen {addr_port} backlog=4096;\n        root {};\n    }}\n}}\n",
+         keepalive_requests 100000;\n    open_file_cache max=100;\n{slow_upstream}\
+         server {{\n        listen {addr_port} backlog=4096;\n        root {};\n{slow_location}    }}\n}}\n",
         temp_paths(&p),
         env.site.display()
     );

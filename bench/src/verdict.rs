@@ -161,22 +161,82 @@ pub fn ratio(cell: &Cell, v: usize, base: usize, workers: usize, link_mbit: Opti
     }
 }
 
-/// The compared variants: everything but stock and guide, against stock (0) and guide (1).
+/// The compared variants: nginx-gen and the `--patch`/`--extra` variants (everything that is
+/// not a baseline), with their index.
 pub fn contenders(variants: &[Variant]) -> impl Iterator<Item = (usize, &Variant)> {
-    variants.iter().enumerate().skip(2)
+    variants
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| !v.is_baseline())
+}
+
+/// The baselines: stock, the guide and the peer generators, with their index.
+pub fn baselines(variants: &[Variant]) -> impl Iterator<Item = (usize, &Variant)> {
+    variants.iter().enumerate().filter(|(_, v)| v.is_baseline())
+}
+
+/// The variant ran in this cell (it does not when the scenario does not apply to it, e.g.
+/// HTTP/2 where its server does not offer it).
+pub fn applies(cell: &Cell, v: usize) -> bool {
+    cell.samples.get(v).is_some_and(|s| !s.is_empty())
+}
+
+/// Variant `v` against variant `base`, when both ran in the cell.
+pub fn compare(
+    cell: &Cell,
+    v: usize,
+    base: usize,
+    workers: usize,
+    link_mbit: Option<u32>,
+) -> Option<Ratio> {
+    (applies(cell, v) && applies(cell, base)).then(|| ratio(cell, v, base, workers, link_mbit))
+}
+
+/// A baseline's name and a contender's ratio to it.
+pub type Named = (String, Ratio);
+
+/// How contender `v` fared against every baseline in one cell: the baselines it loses to
+/// with 95 % confidence (the req/s interval, or where wrk or the link sets the rate the CPU
+/// per request, wholly on the wrong side of 1), and the other misses of the bar (p99 worse,
+/// errors), each with the ratio.
+pub fn misses(
+    cell: &Cell,
+    v: usize,
+    variants: &[Variant],
+    workers: usize,
+    link_mbit: Option<u32>,
+) -> (Vec<Named>, Vec<Named>) {
+    let mut losses = Vec::new();
+    let mut others = Vec::new();
+    for (b, base) in baselines(variants) {
+        if let Some(r) = compare(cell, v, b, workers, link_mbit) {
+            match r.verdict {
+                Verdict::Loss => losses.push((base.name.clone(), r)),
+                v if !v.meets_bar() => others.push((base.name.clone(), r)),
+                _ => {}
+            }
+        }
+    }
+    (losses, others)
 }
 
 /// One line per contender and baseline: how many cells each verdict got, and whether the
-/// bar (≥ 1.0× with p99 no worse and no errors, as far as the rounds can tell) holds.
+/// bar (≥ 1.0× with p99 no worse and no errors, as far as the rounds can tell) holds. Cells
+/// where either did not run are not counted.
 pub fn tally(m: &ModeResult, variants: &[Variant]) -> Vec<String> {
     let mut lines = Vec::new();
     for (vi, v) in contenders(variants) {
-        for (base, name) in [(0, &variants[0].name), (1, &variants[1].name)] {
+        for (base, b) in baselines(variants) {
             let verdicts: Vec<Verdict> = m
                 .cells
                 .iter()
-                .map(|c| ratio(c, vi, base, m.workers, m.link_mbit).verdict)
+                .filter_map(|c| compare(c, vi, base, m.workers, m.link_mbit))
+                .map(|r| r.verdict)
                 .collect();
+            if verdicts.is_empty() {
+                lines.push(format!("{} vs {}: no cell both ran", v.name, b.name));
+                continue;
+            }
             let mut counts: Vec<(Verdict, usize)> = Vec::new();
             for v in &verdicts {
                 match counts.iter_mut().find(|(k, _)| k == v) {
@@ -185,9 +245,11 @@ pub fn tally(m: &ModeResult, variants: &[Variant]) -> Vec<String> {
                 }
             }
             let misses = verdicts.iter().filter(|v| !v.meets_bar()).count();
+            let skipped = m.cells.len() - verdicts.len();
             lines.push(format!(
-                "{} vs {name}: {} — {}",
+                "{} vs {}: {} — {}{}",
                 v.name,
+                b.name,
                 counts
                     .iter()
                     .map(|(k, n)| format!("{n} × {}", k.text()))
@@ -197,6 +259,11 @@ pub fn tally(m: &ModeResult, variants: &[Variant]) -> Vec<String> {
                     "bar met in every cell".to_string()
                 } else {
                     format!("**bar missed in {misses} of {} cells**", verdicts.len())
+                },
+                if skipped > 0 {
+                    format!(" ({skipped} cell(s) n/a)")
+                } else {
+                    String::new()
                 }
             ));
         }
@@ -391,12 +458,76 @@ mod tests {
             workers: 1,
             wall: Duration::from_secs(1),
         };
-        let lines = tally(&m, &Variant::builtin());
+        let lines = tally(&m, &three());
         assert_eq!(
             lines,
             [
                 "nginx-gen vs stock: 1 × win, 1 × LOSS — **bar missed in 1 of 2 cells**",
                 "nginx-gen vs guide: 1 × win, 1 × LOSS — **bar missed in 1 of 2 cells**",
+            ]
+        );
+    }
+
+    /// stock, guide, nginx-gen.
+    fn three() -> Vec<Variant> {
+        Variant::builtin()
+            .into_iter()
+            .filter(|v| !matches!(v.kind, crate::variants::Kind::Peer(_)))
+            .collect()
+    }
+
+    #[test]
+    fn every_builtin_but_nginx_gen_is_a_baseline() {
+        let all = Variant::builtin();
+        let names = |it: &mut dyn Iterator<Item = (usize, &Variant)>| {
+            it.map(|(i, v)| format!("{i}:{}", v.name))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            names(&mut baselines(&all)),
+            ["0:stock", "1:guide", "2:nginxconfig", "3:h5bp"]
+        );
+        assert_eq!(names(&mut contenders(&all)), ["4:nginx-gen"]);
+        let mut with_patch = all.clone();
+        with_patch.push(Variant::parse_patch("pb16=proxy_buffer_size 16k").expect("patch"));
+        assert_eq!(
+            names(&mut contenders(&with_patch)),
+            ["4:nginx-gen", "5:pb16"]
+        );
+    }
+
+    #[test]
+    fn cells_a_variant_did_not_run_are_not_judged() {
+        // stock, guide, nginx-gen; stock did not run (no HTTP/2), nginx-gen lost to the guide.
+        let guide = vec![sample(20_000, 950, 4); 3];
+        let slow = rounds(4, &[(18_000, 950), (18_300, 950), (18_100, 950)]);
+        let c = cell(vec![Vec::new(), guide, slow]);
+        let vars = three();
+        assert!(!applies(&c, 0) && applies(&c, 1) && !applies(&c, 7));
+        assert!(compare(&c, 2, 0, 1, None).is_none());
+        assert_eq!(
+            compare(&c, 2, 1, 1, None).map(|r| r.verdict),
+            Some(Verdict::Loss)
+        );
+        let (losses, others) = misses(&c, 2, &vars, 1, None);
+        assert_eq!(
+            losses.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(),
+            ["guide"]
+        );
+        assert!(others.is_empty());
+        let m = ModeResult {
+            link: "loopback".into(),
+            cells: vec![c],
+            logs: Vec::new(),
+            link_mbit: None,
+            workers: 1,
+            wall: Duration::from_secs(1),
+        };
+        assert_eq!(
+            tally(&m, &vars),
+            [
+                "nginx-gen vs stock: no cell both ran",
+                "nginx-gen vs guide: 1 × LOSS — **bar missed in 1 of 1 cells**",
             ]
         );
     }

@@ -1,4 +1,5 @@
-//! Running wrk (Debian's package) and reading the line its Lua `done` hook prints.
+//! Running wrk (Debian's package) and reading the line its Lua `done` hook prints (the TLS
+//! handshake client, `bench/tls/handshake.py`, prints the same line).
 
 use std::path::Path;
 
@@ -16,6 +17,8 @@ pub struct WrkResult {
     pub bad_status: u64,
     pub p50_us: u64,
     pub p99_us: u64,
+    /// Connections that resumed a TLS session (the handshake client only).
+    pub resumed: u64,
 }
 
 impl WrkResult {
@@ -55,6 +58,7 @@ pub fn parse(stdout: &str) -> Option<WrkResult> {
             "status" => r.bad_status = v,
             "p50" => r.p50_us = v,
             "p99" => r.p99_us = v,
+            "resumed" => r.resumed = v,
             _ => seen -= 1,
         }
     }
@@ -113,7 +117,14 @@ mod tests {
         assert!((r.rps() - 1000.0).abs() < 1e-9);
         assert!((r.mb_per_s() - 31.0).abs() < 1e-9);
         assert_eq!(r.p99_us, 4000);
+        assert_eq!(r.resumed, 0);
         assert!(parse("no line").is_none());
         assert!(parse("NGB requests=x").is_none());
+        // The handshake client's line, as printed by bench/tls/handshake.py.
+        let r = parse(
+            "NGB requests=625 duration_us=1001431 bytes=1084375 connect=0 read=0 write=0 status=0 timeout=0 p50=1187 p99=6059 max=6866 resumed=624\n",
+        )
+        .expect("line");
+        assert_eq!((r.requests, r.resumed, r.errors()), (625, 624, 0));
     }
 }

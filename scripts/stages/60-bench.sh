@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Benchmark harness smoke test: `nginx-gen-bench --quick` (≤ 30 s of load) starts Debian's
-# nginx with the stock, guide and nginx-gen configurations on loopback ports, checks each
-# answers 200, loads each once with wrk and fails only when the harness breaks (nginx does
-# not start, wrk fails, a request errors). Performance numbers are results, not tests: the
+# Benchmark harness smoke test: `nginx-gen-bench --quick` starts Debian's nginx with the
+# stock, guide, peer (nginxconfig.io, h5bp) and nginx-gen configurations on loopback ports,
+# checks each answers 200, loads each once per scenario (wrk, h2load, the TLS handshake
+# client, the slow upstream) and fails only when the harness breaks (nginx does not start, a
+# load tool fails, a request errors). Performance numbers are results, not tests: the
 # full run (`cargo run --release -p nginx-gen-bench -- --shaped`) writes docs/benchmarks.md.
 # Then the capacity smoke, `nginx-gen-bench capacity --quick` (≈ 20 s, bound: 2 min): one
 # small machine size (1 vCPU, 512M), plain HTTP and TLS, the clients nginx-gen plans for it
@@ -15,7 +16,7 @@ if [ "$(id -u)" -ne 0 ]; then
   echo "60-bench: FATAL: needs root (binds ports, runs nginx workers as www-data)" >&2
   exit 1
 fi
-for tool in /usr/sbin/nginx wrk taskset prlimit openssl curl ip ss; do
+for tool in /usr/sbin/nginx wrk h2load /usr/bin/python3 taskset prlimit openssl curl ip ss; do
   command -v "$tool" >/dev/null 2>&1 || { echo "60-bench: FATAL: $tool missing (scripts/setup.sh installs it)" >&2; exit 1; }
 done
 # The harness pins nginx and wrk to different CPUs when there are two.
@@ -29,6 +30,12 @@ rm -f "$out"
 # (a listen+ edit that found no catch-all listen would leave a directive nginx refuses).
 timeout 150 "$bin/nginx-gen-bench" --quick "${cpus[@]}" --patch 'deferred=listen+ deferred' --out "$out"
 grep -q 'deferred' "$out"
+# Every scenario ran against the peer baselines (stock takes no part in h2: no HTTP/2).
+for sc in html h2 tls-full tls-resume proxy proxy-slow; do
+  for v in nginxconfig h5bp nginx-gen; do
+    grep -Eq "^\| $sc \| [0-9]+ \| $v \| " "$out" || { echo "60-bench: no $sc figures for $v in $out" >&2; exit 1; }
+  done
+done
 test -s "$out" && test -s "${out%.md}.svg"
 
 cap=tests/artifacts/capacity-quick.md
