@@ -410,3 +410,30 @@ async fn pointing_at_a_reason_comment_shows_that_reason() {
     assert!(!text(&root, "[data-testid=reason-why]").is_empty());
     done(&root, app);
 }
+
+/// The page reads a fetched catalogue with the browser's `JSON.parse`: the same catalogue
+/// as core's reader, and the same refusals.
+#[wasm_bindgen_test]
+fn catalogues_read_by_the_browser_equal_cores() {
+    for (lang, json) in nginx_gen_core::i18n::FILES {
+        let read = catalogues::parse(lang, json).unwrap();
+        assert_eq!(
+            read,
+            nginx_gen_core::i18n::Catalogue::from_json(json).unwrap()
+        );
+    }
+    let (_, de) = nginx_gen_core::i18n::FILES[0];
+    assert!(
+        catalogues::parse(Lang::Nl, de)
+            .unwrap_err()
+            .contains("holds de")
+    );
+    assert!(catalogues::parse(Lang::De, "<html>offline</html>").is_err());
+    assert!(catalogues::parse(Lang::De, r#"{"lang":"de"}"#).is_err());
+    let no_text = r#"{"lang":"de","texts":{"gzip":{"from":"0"}}}"#;
+    assert!(
+        catalogues::parse(Lang::De, no_text)
+            .unwrap_err()
+            .contains("`gzip`")
+    );
+}

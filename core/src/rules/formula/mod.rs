@@ -320,8 +320,7 @@ impl Term {
     /// `self rounded up to step` (`, rounded up to` after a sum or product).
     #[must_use]
     pub fn round_up(self, step: u64) -> Self {
-        let step = u128::from(step);
-        let n = self.num.div_ceil(self.den).div_ceil(step) * step;
+        let n = self.num.div_ceil(self.den).div_ceil(u128::from(step)) * u128::from(step);
         let this = self.wrapped(Prec::Sum);
         let mut text = this.text;
         text.push_str(if this.prec == Prec::Atom {
@@ -329,7 +328,7 @@ impl Term {
         } else {
             ", rounded up to "
         });
-        let _ = write!(text, "{step}");
+        let _ = write!(text, "{step}"); // a u64: no u128 formatting in the browser builds
         Self::new(n, 1, text, Prec::Rounded)
     }
 }
