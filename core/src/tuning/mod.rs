@@ -8,75 +8,11 @@ use crate::inputs::{Inputs, Workload};
 use crate::rules::formula::{Formula, Term};
 use crate::size::ByteSize;
 
-/// Connection slots reserved per worker for listeners, the resolver and logs.
-pub const SPARE_SLOTS: u32 = 32;
-/// Slots per client: clients × 3/2, so that a burst does not exhaust them.
-pub const HEADROOM: (u32, u32) = (3, 2);
-/// Upper bound of `worker_connections` (keeps `worker_rlimit_nofile` under `fs.nr_open`).
-pub const MAX_WORKER_CONNECTIONS: u32 = 262_144;
-/// Kernel `fs.nr_open` default: no process may open more files.
-pub const NR_OPEN: u32 = 1_048_576;
-/// systemd's default hard `LimitNOFILE` since v240; the drop-in never goes below it.
-pub const SYSTEMD_HARD_NOFILE: u32 = 524_288;
-/// Bytes nginx preallocates per `worker_connections` slot (connection + two events).
-pub const SLOT_BYTES: u64 = 430;
-/// Resident memory of a worker besides its slots: its pools, the configuration and the
-/// libraries it maps (measured by `nginx-gen-bench capacity`: 4.5–6 MiB per worker with
-/// the generated configuration, nginx 1.22 and OpenSSL 3.0; docs/benchmarks.md).
-pub const WORKER_BYTES: u64 = 5 << 20;
-/// Resident memory of the master process (measured with the workers, as above).
-pub const MASTER_BYTES: u64 = 4 << 20;
-/// Memory of an idle keep-alive connection: its pool and header buffer (measured: 0.5–0.8
-/// KiB per connection with 2,500–10,000 idle).
-pub const IDLE_BYTES: u64 = 800;
-/// Extra memory of an idle TLS connection: OpenSSL's state, its record buffers released
-/// while idle (measured: 14.5–20 KiB, OpenSSL 3.0, RSA 2048, TLS 1.3).
-pub const TLS_IDLE_BYTES: u64 = 19 * 1024;
-/// Extra memory of a connection while it transfers a file: request pool, header and
-/// output buffers (measured: 9 KiB per download in all).
-pub const ACTIVE_BYTES: u64 = 8 * 1024;
-/// Extra memory of a TLS connection while it transfers: OpenSSL's read and write record
-/// buffers and nginx's `ssl_buffer_size` chain (measured: 104 KiB per TLS download in all).
-pub const TLS_ACTIVE_BYTES: u64 = 76 * 1024;
-/// zlib's state per response gzipped on the fly: the 8 KiB + 16 B + 2^(15+2) + 2^(8+9)
-/// bytes `ngx_http_gzip_filter_module` allocates at the default `gzip_window` and `gzip_hash`.
-pub const GZIP_STATE_BYTES: u64 = 8192 + 16 + (1 << 17) + (1 << 17);
-/// The brotli encoder's state per response compressed on the fly at quality 3: a 512 KiB
-/// window (`brotli_window`'s default), its hash table and command buffers.
-pub const BROTLI_STATE_BYTES: u64 = 1 << 20;
-/// Share of the connections a server holds that transfer at any one moment, in
-/// thousandths; the rest wait idle between requests and page loads.
-pub const ACTIVE_PERMILLE: u32 = 100;
-/// Requests a client keeps in flight over one HTTP/2 or HTTP/3 connection: the six a
-/// browser sends in parallel over HTTP/1.1 connections to one host.
-pub const STREAMS_IN_FLIGHT: u32 = 6;
-/// QUIC streams of an HTTP/3 connection besides its requests (control, QPACK encoder and
-/// decoder, each way); nginx gives every QUIC stream a connection slot.
-pub const QUIC_CONTROL_STREAMS: u32 = 6;
-/// Idle upstream connections all workers together keep open: `keepalive` is per worker,
-/// so 128 workers × 512 would hold 65,536 sockets to one address, more than its ports.
-pub const KEEPALIVE_POOL_MAX: u32 = 4096;
-/// The largest `proxy_buffers` count: 8 × 32k = 256 KiB of a response in memory; the
-/// rest of a larger one goes through a temporary file.
-pub const MAX_PROXY_BUFFERS: u32 = 8;
-/// Upstream connections to one address that one local address can open at once: the
-/// ephemeral ports of the widened range (10240–65535).
-pub const EPHEMERAL_PORTS: u32 = 65_536 - 10_240;
-/// Memory per cached open file (cache entry + kernel `struct file`).
-pub const OPEN_FILE_BYTES: u64 = 1200;
-/// Kernel default of `net.core.somaxconn` since Linux 5.4.
-pub const SOMAXCONN_DEFAULT: u32 = 4096;
-/// Pending TCP Fast Open requests per listener.
-pub const FASTOPEN_QUEUE: u32 = 256;
-/// Sessions one MiB of `ssl_session_cache` holds (nginx's documentation: about 4000).
-pub const SESSIONS_PER_MIB: u32 = 4000;
-/// At the peak, each concurrent client starts a new TLS session this often (a visit).
-pub const VISIT_SECONDS: u32 = 300;
-/// Peak new connections per second, as a share of concurrent clients: everyone
-/// reconnecting within two seconds (a reload, a failover, a link flap).
-pub const RECONNECT_STORM_SECONDS: u32 = 2;
-/// Listen queue: how long a burst may wait for `accept()`, in milliseconds.
-pub const ACCEPT_WAIT_MS: u32 = 200;
+mod constants;
+mod proxy_buffers;
+
+pub use constants::*;
+pub use proxy_buffers::{ProxyBuffers, ProxyFormulas};
 
 /// Per-workload parameters of the formulas.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -128,100 +64,6 @@ impl Profile {
                 header_buffer: ByteSize::kib(16),
             },
         }
-    }
-}
-
-/// `proxy_buffer_size`, `proxy_buffers` and `proxy_busy_buffers_size`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ProxyBuffers {
-    /// `proxy_buffer_size`.
-    pub header: ByteSize,
-    /// Number of `proxy_buffers`.
-    pub count: u32,
-    /// Size of each of `proxy_buffers`.
-    pub size: ByteSize,
-    /// `proxy_busy_buffers_size`.
-    pub busy: ByteSize,
-}
-
-/// The formulas of [`ProxyBuffers`]: `proxy_buffers` (size and count) and
-/// `proxy_busy_buffers_size`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ProxyFormulas {
-    /// `size = …; count = …`.
-    pub buffers: Formula,
-    /// `clamp(2 × largest, largest, (count − 1) × size)`.
-    pub busy: Formula,
-}
-
-impl ProxyBuffers {
-    /// Sizes buffers so a typical response body of `response` fits in memory.
-    pub fn for_response(header: ByteSize, response: ByteSize) -> Self {
-        Self::with_formulas(header, response).0
-    }
-
-    /// [`ProxyBuffers::for_response`] with the formulas that computed it.
-    pub fn with_formulas(header: ByteSize, response: ByteSize) -> (Self, ProxyFormulas) {
-        // Few, large buffers: a typical response is read in one or two calls (measured:
-        // `4 32k` beats `8 4k` for 32 KiB responses, docs/benchmarks.md). Allocated only
-        // while a request is in flight.
-        let size = Term::input_size(response)
-            .pow2()
-            .clamp(Term::size(ByteSize::kib(4)), Term::size(ByteSize::kib(32)));
-        let size_bytes = ByteSize::bytes(size.value());
-        let largest = ByteSize::bytes(header.as_u64().max(size_bytes.as_u64()));
-        let per = |n: ByteSize| Term::input_size(n).over(Term::size(size_bytes)).ceil();
-        // nginx requires busy ≤ (count − 1) × size, and busy ≥ the largest buffer.
-        let count = Term::max(vec![per(response).plus(Term::num(1u32)), Term::num(4u32)])
-            .at_most(Term::num(MAX_PROXY_BUFFERS).label("max"))
-            .at_least(
-                Term::num(1u32).plus(Term::size(largest).over(Term::size(size_bytes)).ceil()),
-            );
-        let n = count.value();
-        let busy = Term::num(2u32).times(Term::size(largest)).clamp(
-            Term::size(largest),
-            Term::num(n)
-                .minus(Term::num(1u32))
-                .times(Term::size(size_bytes)),
-        );
-        let buffers = Formula::equals_size(&size)
-            .named("size")
-            .and(&Formula::equals(&count).named("count"));
-        let formulas = ProxyFormulas {
-            buffers,
-            busy: Formula::equals_size(&busy),
-        };
-        let buffers = Self {
-            header,
-            count: n as u32,
-            size: size_bytes,
-            busy: ByteSize::bytes(busy.value()),
-        };
-        (buffers, formulas)
-    }
-
-    /// Worst-case memory of one proxied request.
-    pub fn per_request(&self) -> u64 {
-        self.header.as_u64() + u64::from(self.count) * self.size.as_u64()
-    }
-
-    /// Memory of one proxied request whose response is `response` long: nginx allocates
-    /// the buffers as the response arrives, so a short one takes fewer than all.
-    pub fn in_use(&self, response: ByteSize) -> u64 {
-        let size = self.size.as_u64();
-        let needed = response
-            .as_u64()
-            .div_ceil(size)
-            .clamp(1, u64::from(self.count));
-        self.header.as_u64() + needed * size
-    }
-
-    /// The constraints `ngx_http_proxy_module.c` checks when it loads the configuration.
-    pub fn nginx_accepts(&self) -> bool {
-        let largest = self.header.as_u64().max(self.size.as_u64());
-        self.count >= 2
-            && self.busy.as_u64() >= largest
-            && self.busy.as_u64() <= u64::from(self.count - 1) * self.size.as_u64()
     }
 }
 
