@@ -392,6 +392,33 @@ pub fn resumed_lines(m: &ModeResult, variants: &[Variant]) -> Vec<String> {
     out
 }
 
+/// Writes `section` (which starts with `markers.0` and ends with `markers.1`) into `out`:
+/// in place of the file's section between the same markers, keeping what is around it;
+/// appended where the file has none; under `# {title}` in a new file.
+pub fn write_section(
+    out: &Path,
+    title: &str,
+    markers: (&str, &str),
+    section: &str,
+) -> Result<(), String> {
+    let (start, end) = markers;
+    let old = fs::read_to_string(out).unwrap_or_default();
+    let text = match (old.find(start), old.find(end)) {
+        (Some(a), Some(b)) if b > a => format!(
+            "{}{}{}",
+            &old[..a],
+            section.trim_end(),
+            &old[b + end.len()..]
+        ),
+        _ if old.is_empty() => format!("# {title}\n\n{section}"),
+        _ => format!("{}\n\n{section}", old.trim_end()),
+    };
+    if let Some(dir) = out.parent() {
+        fs::create_dir_all(dir).map_err(|e| e.to_string())?;
+    }
+    fs::write(out, text).map_err(|e| format!("{}: {e}", out.display()))
+}
+
 /// Writes the report: replaces the generated section of `out` (keeping what is around it,
 /// e.g. the tool's own timings) and writes the chart next to it.
 pub fn write(
@@ -406,21 +433,7 @@ pub fn write(
         .map(|n| n.to_string_lossy().to_string())
         .unwrap_or_default();
     let section = markdown(modes, variants, meta, &svg_name);
-    let old = fs::read_to_string(out).unwrap_or_default();
-    let text = match (old.find(START), old.find(END)) {
-        (Some(a), Some(b)) if b > a => format!(
-            "{}{}{}",
-            &old[..a],
-            section.trim_end(),
-            &old[b + END.len()..]
-        ),
-        _ if old.is_empty() => format!("# Benchmarks\n\n{section}"),
-        _ => format!("{}\n{section}", old.trim_end()),
-    };
-    if let Some(dir) = out.parent() {
-        fs::create_dir_all(dir).map_err(|e| e.to_string())?;
-    }
-    fs::write(out, text).map_err(|e| format!("{}: {e}", out.display()))?;
+    write_section(out, "Benchmarks", (START, END), &section)?;
     fs::write(&svg_path, svg(modes, variants))
         .map_err(|e| format!("{}: {e}", svg_path.display()))?;
     Ok(())

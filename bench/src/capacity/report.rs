@@ -3,7 +3,6 @@
 //! behind it. Written between its own markers, so it can share a file with the load test.
 
 use std::fmt::Write as _;
-use std::fs;
 use std::path::Path;
 use std::time::Duration;
 
@@ -255,21 +254,7 @@ pub fn markdown(sizes: &[SizeResult], meta: &Meta) -> String {
 
 /// Writes the section into `out`: replaces the capacity section, or appends it.
 pub fn write(out: &Path, section: &str) -> Result<(), String> {
-    let old = fs::read_to_string(out).unwrap_or_default();
-    let text = match (old.find(START), old.find(END)) {
-        (Some(a), Some(b)) if b > a => format!(
-            "{}{}{}",
-            &old[..a],
-            section.trim_end(),
-            &old[b + END.len()..]
-        ),
-        _ if old.is_empty() => format!("# Capacity\n\n{section}"),
-        _ => format!("{}\n\n{section}", old.trim_end()),
-    };
-    if let Some(dir) = out.parent() {
-        fs::create_dir_all(dir).map_err(|e| e.to_string())?;
-    }
-    fs::write(out, text).map_err(|e| format!("{}: {e}", out.display()))
+    crate::markdown::write_section(out, "Capacity", (START, END), section)
 }
 
 #[cfg(test)]
