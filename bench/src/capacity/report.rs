@@ -263,6 +263,7 @@ mod tests {
     use super::super::{Over, Planned, Size};
     use super::*;
     use crate::capacity::client::Tally;
+    use std::fs;
 
     fn ok(n: u32) -> Tally {
         Tally {
