@@ -314,7 +314,7 @@ fn a_tree_nginx_rejects_leaves_every_file_as_it_was() {
 
 #[test]
 fn a_failure_after_the_first_move_restores_every_file_byte_for_byte() {
-    for step in ["install", "sysctl", "restart", "probe"] {
+    for step in ["install", "sysctl", "restart", "probe", "probe-http"] {
         let root = host_root();
         let r = root.path();
         ok(&apply(r, &inputs("a.example"), None));
@@ -409,4 +409,26 @@ fn a_manifest_that_is_not_one_fails_before_anything_moves() {
         text(&out.stderr)
     );
     assert_eq!(snapshot(r, true), before);
+}
+
+#[test]
+fn apply_fails_while_another_apply_holds_the_lock() {
+    let root = host_root();
+    let r = root.path();
+    let before = snapshot(r, true);
+    let held = fs::File::open(r.join("etc/nginx")).unwrap();
+    held.lock().unwrap();
+    let out = apply(r, &inputs("a.example"), None);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("apply failed at step lock"), "{stderr}");
+    assert_eq!(snapshot(r, true), before);
+    // --dry-run reads only and needs no lock.
+    ok(&apply(
+        r,
+        &[inputs("a.example"), vec!["--dry-run".into()]].concat(),
+        None,
+    ));
+    held.unlock().unwrap();
+    ok(&apply(r, &inputs("a.example"), None));
 }

@@ -105,6 +105,14 @@ pub fn apply(files: &[File], opts: &Options, service: &mut dyn Service) -> Resul
         report: report.to_owned(),
     };
 
+    // lock: one apply at a time per tree (an advisory lock on the configuration directory,
+    // released when the process ends, so a crash leaves none behind).
+    let _lock = if opts.dry_run {
+        None
+    } else {
+        Some(lock(root).map_err(|e| failed("lock", e, &report))?)
+    };
+
     // read
     let manifest_path = under(root, manifest::PATH);
     let previous = match read_optional(&manifest_path) {
@@ -333,6 +341,24 @@ pub fn apply(files: &[File], opts: &Options, service: &mut dyn Service) -> Resul
         set_shown.display()
     );
     Ok(report)
+}
+
+/// Locks `<root>/etc/nginx` (or `root` when there is none) for this process.
+fn lock(root: &Path) -> Result<fs::File, String> {
+    let conf = under(root, "/etc/nginx");
+    let dir = if conf.is_dir() { conf } else { root.to_owned() };
+    let file = fs::File::open(&dir).map_err(|e| format!("cannot open {}: {e}", dir.display()))?;
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(fs::TryLockError::WouldBlock) => Err(format!(
+            "another nginx-gen apply holds the lock on {}; nothing was changed",
+            dir.display()
+        )),
+        Err(fs::TryLockError::Error(e)) => Err(format!(
+            "cannot lock {}: {e}; nothing was changed",
+            dir.display()
+        )),
+    }
 }
 
 /// Restores the backup set after `error`; the message says both.

@@ -5,8 +5,11 @@
 //! same list; [`Host`] runs them on this machine and skips, with a note, what it cannot do
 //! here (another `--install-root`, no systemd as PID 1, a read-only `/proc/sys`).
 
+use std::io::{Read as _, Write as _};
+use std::net::{SocketAddr, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::time::Duration;
 
 use nginx_gen_core::render::{SYSCTL_PATH, SYSTEMD_PATH};
 
@@ -23,6 +26,9 @@ pub enum Step {
     Restart,
     /// The service is active after the reload or restart.
     ProbeActive,
+    /// Each server name answers over plain HTTP (a status line, whatever the code: the
+    /// catch-all closes the connection without one).
+    ProbeHttp,
 }
 
 impl Step {
@@ -34,6 +40,7 @@ impl Step {
             Self::Reload => "reload",
             Self::Restart => "restart",
             Self::ProbeActive => "probe",
+            Self::ProbeHttp => "probe-http",
         }
     }
 
@@ -58,7 +65,7 @@ pub fn steps(changed: &[&str]) -> Vec<Step> {
         out.push(Step::Reload);
     }
     if out.iter().any(|s| s.loads_nginx()) {
-        out.push(Step::ProbeActive);
+        out.extend([Step::ProbeActive, Step::ProbeHttp]);
     }
     out
 }
@@ -89,6 +96,8 @@ pub struct Host {
     proc_sys_writable: bool,
     /// `--install-root`, for notes.
     root: PathBuf,
+    /// Where each server name is probed: (address, `Host` header).
+    probes: Vec<(SocketAddr, String)>,
 }
 
 impl Host {
@@ -103,7 +112,52 @@ impl Host {
                 .open("/proc/sys/net/core/somaxconn")
                 .is_ok(),
             root: root.to_owned(),
+            probes: Vec::new(),
         }
+    }
+
+    /// The server names to probe after a reload, each with the address it listens on.
+    #[must_use]
+    pub fn with_probes(mut self, probes: Vec<(SocketAddr, String)>) -> Self {
+        self.probes = probes;
+        self
+    }
+}
+
+/// Sends `GET /` with `Host: host` to `addr` and returns the status line; no status line
+/// (refused, reset, closed, timed out) is an error.
+pub fn probe_http(addr: SocketAddr, host: &str, timeout: Duration) -> Result<String, String> {
+    let fail = |e: &dyn std::fmt::Display| format!("{host} on {addr} does not answer: {e}");
+    let mut stream = TcpStream::connect_timeout(&addr, timeout).map_err(|e| fail(&e))?;
+    stream
+        .set_read_timeout(Some(timeout))
+        .map_err(|e| fail(&e))?;
+    stream
+        .set_write_timeout(Some(timeout))
+        .map_err(|e| fail(&e))?;
+    let request = format!(
+        "GET / HTTP/1.1\r\nHost: {host}\r\nUser-Agent: nginx-gen-probe\r\nConnection: close\r\n\r\n"
+    );
+    stream.write_all(request.as_bytes()).map_err(|e| fail(&e))?;
+    let mut head = Vec::new();
+    let mut buf = [0u8; 512];
+    while !head.contains(&b'\n') && head.len() < 4096 {
+        match stream.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => head.extend_from_slice(&buf[..n]),
+            Err(e) => return Err(fail(&e)),
+        }
+    }
+    let line = String::from_utf8_lossy(&head)
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .trim_end()
+        .to_owned();
+    if line.starts_with("HTTP/") && line.split_whitespace().nth(1).is_some() {
+        Ok(line)
+    } else {
+        Err(fail(&"the connection closed without an HTTP status line"))
     }
 }
 
@@ -151,28 +205,75 @@ impl Service for Host {
             Step::ProbeActive => {
                 run_command("systemctl", &["is-active", "--quiet", "nginx"]).map(Outcome::Done)
             }
+            Step::ProbeHttp => {
+                let mut answers = Vec::new();
+                for (addr, host) in &self.probes {
+                    let line = probe_http(*addr, host, Duration::from_secs(5))?;
+                    answers.push(format!("{host} on {addr}: {line}"));
+                }
+                if answers.is_empty() {
+                    return Ok(Outcome::Skipped(
+                        "no literal server name to probe (wildcards and regexes are not)".into(),
+                    ));
+                }
+                Ok(Outcome::Done(answers.join("; ")))
+            }
         }
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{Host, Outcome, Service, Step, steps};
+    use super::{Host, Outcome, Service, Step, probe_http, steps};
     use nginx_gen_core::render::{NGINX_PATH, SYSCTL_PATH, SYSTEMD_PATH};
 
     #[test]
     fn the_steps_follow_the_changed_files() {
         assert_eq!(steps(&[]), vec![]);
-        assert_eq!(steps(&[NGINX_PATH]), vec![Step::Reload, Step::ProbeActive]);
+        assert_eq!(
+            steps(&[NGINX_PATH]),
+            vec![Step::Reload, Step::ProbeActive, Step::ProbeHttp]
+        );
         assert_eq!(
             steps(&[NGINX_PATH, SYSCTL_PATH, SYSTEMD_PATH]),
             vec![
                 Step::Sysctl,
                 Step::DaemonReload,
                 Step::Restart,
-                Step::ProbeActive
+                Step::ProbeActive,
+                Step::ProbeHttp
             ]
         );
+    }
+
+    /// A server that answers `reply` to one request and closes.
+    fn server(reply: &'static [u8]) -> std::net::SocketAddr {
+        use std::io::{Read, Write};
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap();
+        std::thread::spawn(move || {
+            let (mut s, _) = listener.accept().unwrap();
+            let mut buf = [0u8; 1024];
+            let n = s.read(&mut buf).unwrap();
+            assert!(String::from_utf8_lossy(&buf[..n]).contains("\r\nHost: a.example\r\n"));
+            let _ = s.write_all(reply);
+        });
+        addr
+    }
+
+    #[test]
+    fn the_http_probe_wants_a_status_line() {
+        let t = std::time::Duration::from_secs(5);
+        let ok = server(b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n");
+        assert_eq!(probe_http(ok, "a.example", t).unwrap(), "HTTP/1.1 200 OK");
+        // The catch-all's 444: the connection closes without a response.
+        let closed = server(b"");
+        let e = probe_http(closed, "a.example", t).unwrap_err();
+        assert!(e.contains("without an HTTP status line"), "{e}");
+        let refused = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = refused.local_addr().unwrap();
+        drop(refused);
+        assert!(probe_http(addr, "a.example", t).is_err());
     }
 
     #[test]
