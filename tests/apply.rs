@@ -432,3 +432,52 @@ fn apply_fails_while_another_apply_holds_the_lock() {
     held.unlock().unwrap();
     ok(&apply(r, &inputs("a.example"), None));
 }
+
+#[test]
+fn a_manifest_naming_a_file_nginx_gen_never_writes_removes_nothing() {
+    let root = host_root();
+    let r = root.path();
+    fs::create_dir_all(r.join("var/lib/nginx-gen")).unwrap();
+    fs::create_dir_all(r.join("etc/ssh")).unwrap();
+    fs::write(r.join("etc/ssh/sshd_config"), "Port 22\n").unwrap();
+    fs::write(
+        r.join("var/lib/nginx-gen/manifest.json"),
+        r#"{"files": [{"path": "/etc/ssh/sshd_config", "sha256": "0"}]}"#,
+    )
+    .unwrap();
+    let before = snapshot(r, true);
+    let out = apply(r, &inputs("a.example"), None);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("step read") && stderr.contains("never writes"),
+        "{stderr}"
+    );
+    assert_eq!(snapshot(r, true), before);
+}
+
+#[test]
+fn an_owned_file_edited_by_hand_is_replaced_and_its_edit_kept_in_the_backup_set() {
+    let root = host_root();
+    let r = root.path();
+    ok(&apply(r, &inputs("a.example"), None));
+    let site = r.join("etc/nginx/conf.d/a.example.conf");
+    let mut edited = fs::read(&site).unwrap();
+    edited.extend_from_slice(b"# edited by hand\n");
+    fs::write(&site, &edited).unwrap();
+    let stdout = ok(&apply(r, &inputs("a.example"), None));
+    assert!(
+        stdout.contains("replaced /etc/nginx/conf.d/a.example.conf"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("was edited since nginx-gen installed it"),
+        "{stdout}"
+    );
+    let sets = backup_sets(r);
+    assert_eq!(
+        fs::read(sets[1].join("files/etc/nginx/conf.d/a.example.conf")).unwrap(),
+        edited
+    );
+    assert!(ok(&apply(r, &inputs("a.example"), None)).contains("nothing to do"));
+}

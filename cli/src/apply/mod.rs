@@ -155,10 +155,21 @@ pub fn apply(files: &[File], opts: &Options, service: &mut dyn Service) -> Resul
             });
         }
     }
-    // The files the last run owned that these inputs no longer produce.
+    // The files the last run owned that these inputs no longer produce — only where
+    // nginx-gen writes files, whatever a manifest says.
     for (path, _) in previous.iter().flat_map(|m| &m.files) {
         if files.iter().any(|f| &f.path == path) {
             continue;
+        }
+        if !writes_there(path) {
+            return Err(failed(
+                "read",
+                format!(
+                    "{} names {path}, which nginx-gen never writes; nothing was changed",
+                    manifest::PATH
+                ),
+                &report,
+            ));
         }
         let target = under(root, path);
         match read_optional(&target) {
@@ -293,6 +304,25 @@ pub fn apply(files: &[File], opts: &Options, service: &mut dyn Service) -> Resul
             (Some(_), None) => "removed",
         };
         let _ = writeln!(report, "{verb} {}", c.path);
+        // An owned file edited by hand since: the edit is only in the backup set now.
+        let recorded = previous
+            .iter()
+            .flat_map(|m| &m.files)
+            .find(|(p, _)| *p == c.path)
+            .map(|(_, sha)| sha.as_str());
+        if let (Some(old), Some(sha)) = (&c.old, recorded)
+            && manifest::sha256_hex(old) != sha
+        {
+            let _ = writeln!(
+                report,
+                "  note: {} was edited since nginx-gen installed it; that version is in {}",
+                c.path,
+                set_shown
+                    .join("files")
+                    .join(c.path.trim_start_matches('/'))
+                    .display()
+            );
+        }
     }
 
     // service
@@ -341,6 +371,14 @@ pub fn apply(files: &[File], opts: &Options, service: &mut dyn Service) -> Resul
         set_shown.display()
     );
     Ok(report)
+}
+
+/// Whether nginx-gen writes files at `path` (the nginx configuration directory, its
+/// sysctl.d file and systemd drop-in): a manifest never makes it remove anything else.
+fn writes_there(path: &str) -> bool {
+    use nginx_gen_core::render::{SYSCTL_PATH, SYSTEMD_PATH};
+    (path.starts_with("/etc/nginx/") || path == SYSCTL_PATH || path == SYSTEMD_PATH)
+        && !path.contains("/../")
 }
 
 /// Locks `<root>/etc/nginx` (or `root` when there is none) for this process.
