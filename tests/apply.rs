@@ -481,3 +481,35 @@ fn an_owned_file_edited_by_hand_is_replaced_and_its_edit_kept_in_the_backup_set(
     );
     assert!(ok(&apply(r, &inputs("a.example"), None)).contains("nothing to do"));
 }
+
+#[test]
+fn a_failed_first_apply_leaves_etc_as_it_was_directories_included() {
+    let root = host_root();
+    let r = root.path();
+    let etc = |r: &Path| snapshot(&r.join("etc"), true);
+    let before = etc(r);
+    let out = apply(
+        r,
+        &inputs("a.example"),
+        Some(("NGINX_GEN_TEST_FAIL_STEP", "install")),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("rolled back"),
+        "{}",
+        text(&out.stderr)
+    );
+    // etc/sysctl.d and the drop-in's directories were created and are gone again.
+    assert_eq!(etc(r), before);
+    // The backup set stays, and names what it created.
+    let sets = backup_sets(r);
+    let set: serde_json::Value =
+        serde_json::from_slice(&fs::read(sets[0].join("set.json")).unwrap()).unwrap();
+    assert!(
+        set["created_dirs"]
+            .as_array()
+            .unwrap()
+            .contains(&"/etc/systemd/system/nginx.service.d".into()),
+        "{set}"
+    );
+}

@@ -6,7 +6,7 @@
 //! the first move. The install writes every new file under a temporary name in its
 //! target's directory, then renames each over its target (removals are plain unlinks), so a
 //! target is always either the old or the new file. [`restore`] puts a set back the same
-//! way and deletes the files the run created.
+//! way and deletes the files (and the then empty directories) the run created.
 
 use std::fs;
 use std::io::{self, Write as _};
@@ -89,11 +89,28 @@ pub fn backup(root: &Path, dir: &Path, command: &str, changes: &[Change]) -> io:
             }
         }
     }
+    // The directories the install will create, deepest first, so a rollback removes them.
+    let mut created_dirs: Vec<String> = Vec::new();
+    for path in &created {
+        let mut dir = Path::new(path).parent();
+        while let Some(d) = dir {
+            if d == Path::new("/") || under(root, &d.to_string_lossy()).exists() {
+                break;
+            }
+            let name = d.to_string_lossy().into_owned();
+            if !created_dirs.contains(&name) {
+                created_dirs.push(name);
+            }
+            dir = d.parent();
+        }
+    }
+    created_dirs.sort_by_key(|d| std::cmp::Reverse(d.len()));
     let set = json!({
         "command": command,
         "replaced": replaced,
         "removed": removed,
         "created": created,
+        "created_dirs": created_dirs,
     });
     put(&dir.join("set.json"), format!("{set:#}\n").as_bytes(), None)
 }
@@ -201,6 +218,12 @@ pub fn restore(root: &Path, dir: &Path) -> Result<Vec<String>, String> {
             Ok(()) => done.push(format!("removed {path}")),
             Err(e) if e.kind() == io::ErrorKind::NotFound => {}
             Err(e) => errors.push(format!("{path}: {e}")),
+        }
+    }
+    for dir in list("created_dirs") {
+        // Only when empty: something else may have been put there since.
+        if fs::remove_dir(under(root, &dir)).is_ok() {
+            done.push(format!("removed {dir}/"));
         }
     }
     if errors.is_empty() {
