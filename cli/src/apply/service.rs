@@ -178,6 +178,35 @@ fn run_command(program: &str, args: &[&str]) -> Result<String, String> {
     }
 }
 
+/// The keys of a failed `sysctl --system` when every error is one the environment causes
+/// (a read-only key, permission denied, a key this kernel or namespace does not have);
+/// `None` when any other error is among them.
+pub fn keys_the_environment_keeps(stderr: &str) -> Option<Vec<String>> {
+    let mut keys = Vec::new();
+    for line in stderr.lines().filter(|l| l.contains("sysctl: ")) {
+        let line = &line[line.find("sysctl: ")? + "sysctl: ".len()..];
+        let environmental = line.contains("Read-only file system")
+            || line.starts_with("permission denied on key")
+            || (line.starts_with("cannot stat /proc/sys/")
+                && line.contains("No such file or directory"));
+        if !environmental {
+            return None;
+        }
+        let key = if let Some(rest) = line.strip_prefix("cannot stat /proc/sys/") {
+            rest.split(':').next().unwrap_or_default().replace('/', ".")
+        } else {
+            line.split(['"', '\''])
+                .nth(1)
+                .unwrap_or_default()
+                .to_owned()
+        };
+        if !key.is_empty() && !keys.contains(&key) {
+            keys.push(key);
+        }
+    }
+    (!keys.is_empty()).then_some(keys)
+}
+
 impl Service for Host {
     fn run(&mut self, step: Step) -> Result<Outcome, String> {
         if !self.this_root {
@@ -190,7 +219,16 @@ impl Service for Host {
             Step::Sysctl if !self.proc_sys_writable => Ok(Outcome::Skipped(format!(
                 "/proc/sys is read-only here (a container?): {SYSCTL_PATH} takes effect where the kernel's settings can be written (the host's boot, or sysctl --system there)"
             ))),
-            Step::Sysctl => run_command("sysctl", &["--system"]).map(Outcome::Done),
+            Step::Sysctl => match run_command("sysctl", &["--system"]) {
+                Ok(line) => Ok(Outcome::Done(line)),
+                Err(e) => match keys_the_environment_keeps(&e) {
+                    Some(keys) => Ok(Outcome::Skipped(format!(
+                        "sysctl --system could not set {} here (read-only or absent in this environment); the other keys are set",
+                        keys.join(", ")
+                    ))),
+                    None => Err(e),
+                },
+            },
             _ if !self.systemd => Ok(Outcome::Skipped(format!(
                 "systemd is not PID 1 here: {} by hand (nginx -s reload, or a restart for {SYSTEMD_PATH})",
                 step.name()
@@ -274,6 +312,20 @@ mod tests {
         let addr = refused.local_addr().unwrap();
         drop(refused);
         assert!(probe_http(addr, "a.example", t).is_err());
+    }
+
+    #[test]
+    fn sysctl_errors_the_environment_causes_are_told_apart() {
+        use super::keys_the_environment_keeps as keys;
+        let ro = "sysctl --system failed (exit status: 255): sysctl: setting key \"net.core.somaxconn\": Read-only file system\nsysctl: permission denied on key \"fs.file-max\", ignoring\nsysctl: cannot stat /proc/sys/net/ipv4/tcp_fastopen: No such file or directory";
+        assert_eq!(
+            keys(ro).unwrap(),
+            ["net.core.somaxconn", "fs.file-max", "net.ipv4.tcp_fastopen"]
+        );
+        let bad = "sysctl: setting key \"net.core.somaxconn\": Invalid argument";
+        assert_eq!(keys(bad), None);
+        assert_eq!(keys(&format!("{ro}\n{bad}")), None);
+        assert_eq!(keys("cannot run sysctl --system: No such file"), None);
     }
 
     #[test]
