@@ -223,7 +223,8 @@ pub fn apply(files: &[File], opts: &Options, service: &mut dyn Service) -> Resul
     let conf_dir = Path::new(NGINX_PATH)
         .parent()
         .map_or_else(|| "/etc/nginx".to_owned(), |p| p.display().to_string());
-    let touches_nginx = changes.iter().any(|c| c.path.starts_with(&conf_dir));
+    let conf_prefix = format!("{conf_dir}/");
+    let touches_nginx = changes.iter().any(|c| c.path.starts_with(&conf_prefix));
     if touches_nginx || previous.is_none() {
         let Some(nginx) = stage::nginx_program() else {
             return Err(failed(
