@@ -255,31 +255,6 @@ fn generate(args: &Generate) -> Result<(), Failure> {
     print(&text)
 }
 
-/// Where `apply` probes each literal server name: the first IPv4 (or any-address) listen,
-/// on loopback when it is every address.
-fn probes(plan: &Plan) -> Vec<(std::net::SocketAddr, String)> {
-    let inputs = &plan.inputs;
-    let Some(addr) = inputs.listen.iter().find_map(|l| {
-        let ip = match l.addr {
-            None => std::net::Ipv4Addr::LOCALHOST.to_string(),
-            Some(a) => a.to_string(),
-        };
-        format!("{ip}:{}", l.port)
-            .parse::<std::net::SocketAddr>()
-            .ok()
-            .filter(std::net::SocketAddr::is_ipv4)
-    }) else {
-        return Vec::new();
-    };
-    inputs
-        .server_names
-        .iter()
-        .map(ToString::to_string)
-        .filter(|n| !n.starts_with(['*', '~', '.']) && !n.ends_with('*'))
-        .map(|n| (addr, n))
-        .collect()
-}
-
 /// `nginx-gen apply`: exit 0 applied or nothing to do, 1 failed (rolled back), 2 bad input.
 fn apply(args: &Generate, root: &std::path::Path, dry_run: bool) -> Result<(), Failure> {
     if args.out.is_some() {
@@ -306,7 +281,7 @@ fn apply(args: &Generate, root: &std::path::Path, dry_run: bool) -> Result<(), F
         dry_run,
         command: &plan.command,
     };
-    let mut service = apply::service::Host::detect(root).with_probes(probes(&plan));
+    let mut service = apply::service::Host::detect(root).with_probes(apply::service::probes(&plan));
     match apply::apply(&files, &options, &mut service) {
         Ok(report) => print(&report),
         Err(failed) => {

@@ -70,6 +70,31 @@ pub fn steps(changed: &[&str]) -> Vec<Step> {
     out
 }
 
+/// Where `apply` probes each literal server name: the first IPv4 (or any-address) listen,
+/// on loopback when it is every address.
+pub fn probes(plan: &nginx_gen_core::Plan) -> Vec<(std::net::SocketAddr, String)> {
+    let inputs = &plan.inputs;
+    let Some(addr) = inputs.listen.iter().find_map(|l| {
+        let ip = match l.addr {
+            None => std::net::Ipv4Addr::LOCALHOST.to_string(),
+            Some(a) => a.to_string(),
+        };
+        format!("{ip}:{}", l.port)
+            .parse::<std::net::SocketAddr>()
+            .ok()
+            .filter(std::net::SocketAddr::is_ipv4)
+    }) else {
+        return Vec::new();
+    };
+    inputs
+        .server_names
+        .iter()
+        .map(ToString::to_string)
+        .filter(|n| !n.starts_with(['*', '~', '.']) && !n.ends_with('*'))
+        .map(|n| (addr, n))
+        .collect()
+}
+
 /// What a step did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Outcome {
@@ -326,6 +351,20 @@ mod tests {
         assert_eq!(keys(bad), None);
         assert_eq!(keys(&format!("{ro}\n{bad}")), None);
         assert_eq!(keys("cannot run sysctl --system: No such file"), None);
+    }
+
+    #[test]
+    fn literal_server_names_are_probed_on_the_first_ipv4_listen() {
+        let inputs = nginx_gen_core::Inputs {
+            server_names: vec!["a.example".parse().unwrap(), "*.b.example".parse().unwrap()],
+            listen: vec!["[::]:8080".parse().unwrap(), "8080".parse().unwrap()],
+            ..Default::default()
+        };
+        let probes = super::probes(&nginx_gen_core::Plan::new(&inputs));
+        assert_eq!(
+            probes,
+            vec![("127.0.0.1:8080".parse().unwrap(), "a.example".to_owned())]
+        );
     }
 
     #[test]
