@@ -24,6 +24,8 @@ Examples:
   nginx-gen --vcpu 8 --ram 16G --format explain
   nginx-gen explain worker_connections --vcpu 4 --ram 8G
   nginx-gen --input site.json --format json
+  nginx-gen apply --vcpu 4 --ram 8G --dry-run   the diff against what is installed
+  nginx-gen apply --vcpu 4 --ram 8G             stage, nginx -t, back up, install
 
 Exit codes: 0 success, 2 invalid input or usage, 1 anything else.";
 
@@ -47,6 +49,26 @@ pub enum Command {
         name: String,
         #[command(flatten)]
         generate: Generate,
+    },
+    /// Install the files on this host: staged, checked with nginx -t, backed up, atomic.
+    ///
+    /// Renders the same files as --out, stages them next to their targets, checks the
+    /// staged tree with the real `nginx -t` before anything is moved, keeps a backup set of
+    /// every file it replaces or removes under /var/lib/nginx-gen/backups/ID/ and a manifest
+    /// of the files it owns (/var/lib/nginx-gen/manifest.json), so a later run with other
+    /// inputs replaces its own files. Any failure after the first move restores every file.
+    /// Exit codes: 0 applied or nothing to do, 1 failed (rolled back; the step is named),
+    /// 2 invalid input.
+    Apply {
+        #[command(flatten)]
+        generate: Generate,
+        /// Install under DIR instead of / (an image, a chroot, a test root); the host's
+        /// services are then left alone. (--root is the site's document root.)
+        #[arg(long, value_name = "DIR", default_value = "/")]
+        install_root: PathBuf,
+        /// Print a unified diff of every file against what is installed; change nothing.
+        #[arg(long)]
+        dry_run: bool,
     },
     /// Print the JSON schema of the --input document.
     Schema,

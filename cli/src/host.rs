@@ -299,9 +299,20 @@ pub fn default_server_ports(text: &str) -> Vec<u16> {
 /// Sites in the layout's site directories that are the default server on one of `ports`,
 /// as (file, port); files nginx-gen wrote are left out (it replaces them).
 pub fn existing_default_servers(layout: Layout, ports: &[u16]) -> Vec<(String, u16)> {
+    existing_default_servers_under(Path::new("/"), layout, ports)
+}
+
+/// [`existing_default_servers`] in the tree under `root` (`apply --install-root`); the files are
+/// named by their install path.
+pub fn existing_default_servers_under(
+    root: &Path,
+    layout: Layout,
+    ports: &[u16],
+) -> Vec<(String, u16)> {
     let mut found = Vec::new();
     for dir in layout.site_dirs() {
-        let Some(mut names) = names_in(dir) else {
+        let under = root.join(dir.trim_start_matches('/'));
+        let Some(mut names) = names_in(&under.to_string_lossy()) else {
             continue;
         };
         names.sort();
@@ -312,7 +323,7 @@ pub fn existing_default_servers(layout: Layout, ports: &[u16]) -> Vec<(String, u
                 continue;
             }
             let path = format!("{dir}/{name}");
-            let Ok(text) = fs::read_to_string(&path) else {
+            let Ok(text) = fs::read_to_string(under.join(&name)) else {
                 continue;
             };
             if written_by_nginx_gen(&text) {

@@ -2,6 +2,7 @@
 //! the host what neither gives (unless `--no-detect`), and prints or writes what core
 //! renders.
 
+mod apply;
 mod args;
 mod write;
 
@@ -71,6 +72,11 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 ))),
             }
         }
+        Some(Command::Apply {
+            generate,
+            install_root,
+            dry_run,
+        }) => apply(&generate, &install_root, dry_run),
         Some(Command::Schema) => {
             let schema = nginx_gen_core::inputs::json_schema();
             print(&format!("{schema:#}\n"))
@@ -98,6 +104,12 @@ fn print(text: &str) -> Result<(), Failure> {
 
 /// Flags over `--input` over the detected host, validated into a plan.
 fn plan(args: &Generate) -> Result<Plan, Failure> {
+    plan_under(args, std::path::Path::new("/"))
+}
+
+/// [`plan`] for the tree under `root` (`apply --install-root`): the existing default server is
+/// looked for there.
+fn plan_under(args: &Generate, root: &std::path::Path) -> Result<Plan, Failure> {
     let file = match &args.input {
         None => RawInputs::default(),
         Some(path) => {
@@ -113,7 +125,7 @@ fn plan(args: &Generate) -> Result<Plan, Failure> {
     };
     let mut raw = args.raw().over(file);
     if !args.no_detect {
-        raw = detect(raw);
+        raw = detect(raw, root);
     }
     if !args.no_detect {
         let facts = site_facts(&raw);
@@ -161,7 +173,7 @@ fn site_facts(raw: &RawInputs) -> RawInputs {
 /// Fills in from the host every fact the command line and `--input` leave out: the
 /// machine's size, and the software (nginx and OpenSSL versions, layout, brotli modules,
 /// an existing default server) independently of it. Says on stderr what it used.
-fn detect(given: RawInputs) -> RawInputs {
+fn detect(given: RawInputs, root: &std::path::Path) -> RawInputs {
     let host = Host::detect();
     let used = Used {
         vcpu: given.vcpu.is_none(),
@@ -208,7 +220,7 @@ fn detect(given: RawInputs) -> RawInputs {
         if inputs.tls {
             ports.push(inputs.tls_port);
         }
-        let found = host::existing_default_servers(inputs.layout, &ports);
+        let found = host::existing_default_servers_under(root, inputs.layout, &ports);
         if !found.is_empty() {
             raw.existing_default_server = Some(true);
             let sites: Vec<String> = found
@@ -241,6 +253,45 @@ fn generate(args: &Generate) -> Result<(), Failure> {
         text.push_str("note: --format is ignored with --out, which writes every file\n");
     }
     print(&text)
+}
+
+/// `nginx-gen apply`: exit 0 applied or nothing to do, 1 failed (rolled back), 2 bad input.
+fn apply(args: &Generate, root: &std::path::Path, dry_run: bool) -> Result<(), Failure> {
+    if args.out.is_some() {
+        return Err(Failure::Usage(
+            "apply installs under --install-root (default /); --out is for generate".into(),
+        ));
+    }
+    if args.format.is_some() {
+        return Err(Failure::Usage(
+            "apply installs every file; --format is for generate".into(),
+        ));
+    }
+    if !root.is_dir() {
+        return Err(Failure::Usage(format!(
+            "--install-root {} is not a directory",
+            root.display()
+        )));
+    }
+    let plan = plan_under(args, root)?;
+    let cat = i18n::built_in(plan.inputs.lang);
+    let files = render::files_in(&plan, &cat);
+    let options = apply::Options {
+        root,
+        dry_run,
+        command: &plan.command,
+    };
+    let mut service = apply::service::Host::detect(root).with_probes(apply::service::probes(&plan));
+    match apply::apply(&files, &options, &mut service) {
+        Ok(report) => print(&report),
+        Err(failed) => {
+            let _ = print(&failed.report);
+            Err(Failure::Other(format!(
+                "apply failed at step {}: {}",
+                failed.step, failed.message
+            )))
+        }
+    }
 }
 
 #[cfg(test)]

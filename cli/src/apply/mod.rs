@@ -1,0 +1,415 @@
+//! `nginx-gen apply`: the rendered files installed as one transaction.
+//!
+//! Steps, each named in a failure: **read** what is installed and the manifest of what
+//! nginx-gen owns; **stage** the nginx configuration directory with the new files laid
+//! over it; **validate** the staged tree with the real `nginx -t`; **backup** every file
+//! replaced or removed; **install** (temporary names, then renames); the **service** steps
+//! ([`service`]). Nothing is moved before the staged tree passes; any failure after the
+//! first move restores the backup set and deletes the files the run created. A run whose
+//! files equal what is installed changes nothing. docs/lifecycle.md describes it for users.
+
+mod diff;
+pub mod install;
+pub mod manifest;
+pub mod service;
+mod stage;
+
+use std::fmt::Write as _;
+use std::fs;
+use std::io;
+use std::path::Path;
+
+use nginx_gen_core::File;
+use nginx_gen_core::render::NGINX_PATH;
+
+use install::{Change, under};
+use manifest::Manifest;
+use service::{Outcome, Service, Step};
+
+/// The environment variable of the test hook: the step named fails (after it ran; for
+/// `install`, after the first move), so the rollback can be tested on real files.
+pub const FAIL_STEP_VAR: &str = "NGINX_GEN_TEST_FAIL_STEP";
+
+/// What `apply` was asked.
+#[derive(Debug)]
+pub struct Options<'a> {
+    /// Where `/` is.
+    pub root: &'a Path,
+    /// Print the diff, change nothing.
+    pub dry_run: bool,
+    /// The command that reproduces the files.
+    pub command: &'a str,
+}
+
+/// A failed run: the step, what happened, and what was done about it.
+#[derive(Debug)]
+pub struct Failed {
+    /// The step that failed.
+    pub step: &'static str,
+    /// What happened, and whether and how the files were restored.
+    pub message: String,
+    /// What was printed before the failure.
+    pub report: String,
+}
+
+fn fail_hook(step: &str) -> bool {
+    std::env::var(FAIL_STEP_VAR).is_ok_and(|s| s == step)
+}
+
+/// A fresh backup-set id: the UTC time, `YYYYMMDDTHHMMSSZ`, with `-N` when taken.
+fn new_id(backups: &Path) -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (days, rem) = (secs / 86_400, secs % 86_400);
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days.cast_signed() + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    let base = format!(
+        "{year:04}{month:02}{day:02}T{:02}{:02}{:02}Z",
+        rem / 3600,
+        rem / 60 % 60,
+        rem % 60
+    );
+    let mut id = base.clone();
+    let mut n = 1;
+    while backups.join(&id).exists() {
+        n += 1;
+        id = format!("{base}-{n}");
+    }
+    id
+}
+
+fn read_optional(path: &Path) -> io::Result<Option<Vec<u8>>> {
+    match fs::read(path) {
+        Ok(b) => Ok(Some(b)),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+/// Applies `files` under `opts.root`; returns what it did, to print.
+pub fn apply(files: &[File], opts: &Options, service: &mut dyn Service) -> Result<String, Failed> {
+    let root = opts.root;
+    let mut report = String::new();
+    let failed = |step: &'static str, message: String, report: &str| Failed {
+        step,
+        message,
+        report: report.to_owned(),
+    };
+
+    // lock: one apply at a time per tree (an advisory lock on the configuration directory,
+    // released when the process ends, so a crash leaves none behind).
+    let _lock = if opts.dry_run {
+        None
+    } else {
+        Some(lock(root).map_err(|e| failed("lock", e, &report))?)
+    };
+
+    // read
+    let manifest_path = under(root, manifest::PATH);
+    let previous = match read_optional(&manifest_path) {
+        Ok(None) => None,
+        Ok(Some(bytes)) => Some(
+            Manifest::from_json(&String::from_utf8_lossy(&bytes)).map_err(|e| {
+                failed(
+                    "read",
+                    format!(
+                        "{} is not nginx-gen's manifest: {e}",
+                        manifest_path.display()
+                    ),
+                    &report,
+                )
+            })?,
+        ),
+        Err(e) => {
+            return Err(failed(
+                "read",
+                format!("cannot read {}: {e}", manifest_path.display()),
+                &report,
+            ));
+        }
+    };
+    let mut changes = Vec::new();
+    for file in files {
+        let target = under(root, &file.path);
+        let old = read_optional(&target).map_err(|e| {
+            failed(
+                "read",
+                format!("cannot read {}: {e}", target.display()),
+                &report,
+            )
+        })?;
+        if old.as_deref() != Some(file.contents.as_bytes()) {
+            changes.push(Change {
+                path: file.path.clone(),
+                old,
+                new: Some(file.contents.clone().into_bytes()),
+            });
+        }
+    }
+    // The files the last run owned that these inputs no longer produce — only where
+    // nginx-gen writes files, whatever a manifest says.
+    for (path, _) in previous.iter().flat_map(|m| &m.files) {
+        if files.iter().any(|f| &f.path == path) {
+            continue;
+        }
+        if !writes_there(path) {
+            return Err(failed(
+                "read",
+                format!(
+                    "{} names {path}, which nginx-gen never writes; nothing was changed",
+                    manifest::PATH
+                ),
+                &report,
+            ));
+        }
+        let target = under(root, path);
+        match read_optional(&target) {
+            Ok(Some(old)) => changes.push(Change {
+                path: path.clone(),
+                old: Some(old),
+                new: None,
+            }),
+            Ok(None) => {}
+            Err(e) => {
+                return Err(failed(
+                    "read",
+                    format!("cannot read {}: {e}", target.display()),
+                    &report,
+                ));
+            }
+        }
+    }
+    let owned: Vec<(String, String)> = files
+        .iter()
+        .map(|f| (f.path.clone(), manifest::sha256_hex(f.contents.as_bytes())))
+        .collect();
+    let manifest_current = previous.as_ref().is_some_and(|m| m.files == owned);
+    if changes.is_empty() && manifest_current {
+        report.push_str(
+            "nginx-gen: nothing to do: every file is installed as these inputs give it\n",
+        );
+        return Ok(report);
+    }
+
+    if opts.dry_run {
+        for c in &changes {
+            let old = c.old.as_deref().map(String::from_utf8_lossy);
+            let new = c.new.as_deref().map(String::from_utf8_lossy);
+            report.push_str(&diff::unified(&c.path, old.as_deref(), new.as_deref()));
+        }
+        if changes.is_empty() {
+            let _ = writeln!(
+                report,
+                "nginx-gen: every file is installed as these inputs give it; apply would only record them in {}",
+                manifest::PATH
+            );
+        }
+        let _ = writeln!(report, "nginx-gen: dry run: nothing was changed");
+        return Ok(report);
+    }
+
+    // stage + validate
+    let backups = under(root, manifest::BACKUPS);
+    let id = new_id(&backups);
+    let conf_dir = Path::new(NGINX_PATH)
+        .parent()
+        .map_or_else(|| "/etc/nginx".to_owned(), |p| p.display().to_string());
+    let conf_prefix = format!("{conf_dir}/");
+    let touches_nginx = changes.iter().any(|c| c.path.starts_with(&conf_prefix));
+    if touches_nginx || previous.is_none() {
+        let Some(nginx) = stage::nginx_program() else {
+            return Err(failed(
+                "validate",
+                "nginx is not installed (not on PATH nor /usr/sbin/nginx): apply checks the tree with nginx -t before installing it".into(),
+                &report,
+            ));
+        };
+        let new_files: Vec<(&str, &[u8])> = files
+            .iter()
+            .map(|f| (f.path.as_str(), f.contents.as_bytes()))
+            .collect();
+        let removed: Vec<&str> = changes
+            .iter()
+            .filter(|c| c.new.is_none())
+            .map(|c| c.path.as_str())
+            .collect();
+        let staged = stage::stage(root, &conf_dir, &new_files, &removed, &id)
+            .map_err(|e| failed("stage", format!("cannot stage the tree: {e}"), &report))?;
+        staged
+            .validate(&nginx)
+            .map_err(|e| failed("validate", format!("{e}\nnothing was changed"), &report))?;
+        if fail_hook("validate") {
+            return Err(failed(
+                "validate",
+                format!("failure injected ({FAIL_STEP_VAR}=validate); nothing was changed"),
+                &report,
+            ));
+        }
+        let _ = writeln!(
+            report,
+            "validated the staged tree with {} -t",
+            nginx.display()
+        );
+    }
+
+    // The manifest is one more file of the transaction, backed up and restored with them.
+    let new_manifest = Manifest {
+        command: opts.command.to_owned(),
+        backup: id.clone(),
+        files: owned,
+    };
+    changes.push(Change {
+        path: manifest::PATH.to_owned(),
+        old: read_optional(&manifest_path).ok().flatten(),
+        new: Some(new_manifest.to_json().into_bytes()),
+    });
+
+    // backup
+    let set = backups.join(&id);
+    install::backup(root, &set, opts.command, &changes).map_err(|e| {
+        let _ = fs::remove_dir_all(&set);
+        failed(
+            "backup",
+            format!(
+                "cannot write the backup set {}: {e}; nothing was changed",
+                set.display()
+            ),
+            &report,
+        )
+    })?;
+    let set_shown = Path::new(manifest::BACKUPS).join(&id);
+    let _ = writeln!(report, "backup set {}", set_shown.display());
+
+    // install
+    if let Err((moves, e)) = install::install(root, &changes, fail_hook("install")) {
+        let message = if moves == 0 {
+            format!("{e}; nothing was changed")
+        } else {
+            rolled_back(root, &set, &e)
+        };
+        return Err(failed("install", message, &report));
+    }
+    for c in &changes {
+        let verb = match (&c.old, &c.new) {
+            (None, _) => "created",
+            (Some(_), Some(_)) => "replaced",
+            (Some(_), None) => "removed",
+        };
+        let _ = writeln!(report, "{verb} {}", c.path);
+        // An owned file edited by hand since: the edit is only in the backup set now.
+        let recorded = previous
+            .iter()
+            .flat_map(|m| &m.files)
+            .find(|(p, _)| *p == c.path)
+            .map(|(_, sha)| sha.as_str());
+        if let (Some(old), Some(sha)) = (&c.old, recorded)
+            && manifest::sha256_hex(old) != sha
+        {
+            let _ = writeln!(
+                report,
+                "  note: {} was edited since nginx-gen installed it; that version is in {}",
+                c.path,
+                set_shown
+                    .join("files")
+                    .join(c.path.trim_start_matches('/'))
+                    .display()
+            );
+        }
+    }
+
+    // service
+    let paths: Vec<&str> = changes.iter().map(|c| c.path.as_str()).collect();
+    let mut loaded = false;
+    for step in service::steps(&paths) {
+        let result = if fail_hook(step.name()) {
+            Err(format!(
+                "failure injected ({FAIL_STEP_VAR}={})",
+                step.name()
+            ))
+        } else {
+            service.run(step)
+        };
+        loaded |= step.loads_nginx();
+        match result {
+            Ok(Outcome::Done(what)) => {
+                let _ = writeln!(report, "{}: {what}", step.name());
+            }
+            Ok(Outcome::Skipped(why)) => {
+                let _ = writeln!(report, "{}: skipped: {why}", step.name());
+            }
+            Err(e) => {
+                let mut message = rolled_back(root, &set, &e);
+                if loaded {
+                    match service.run(Step::Reload) {
+                        Ok(Outcome::Done(_)) => {
+                            message.push_str("; the previous files were reloaded");
+                        }
+                        Ok(Outcome::Skipped(why)) => {
+                            let _ = write!(message, "; reload skipped: {why}");
+                        }
+                        Err(e) => {
+                            let _ =
+                                write!(message, "; reloading the previous files failed too: {e}");
+                        }
+                    }
+                }
+                return Err(failed(step.name(), message, &report));
+            }
+        }
+    }
+    let _ = writeln!(
+        report,
+        "nginx-gen: applied; the previous files are in {}",
+        set_shown.display()
+    );
+    Ok(report)
+}
+
+/// Whether nginx-gen writes files at `path` (the nginx configuration directory, its
+/// sysctl.d file and systemd drop-in): a manifest never makes it remove anything else.
+fn writes_there(path: &str) -> bool {
+    use nginx_gen_core::render::{SYSCTL_PATH, SYSTEMD_PATH};
+    (path.starts_with("/etc/nginx/") || path == SYSCTL_PATH || path == SYSTEMD_PATH)
+        && !path.contains("/../")
+}
+
+/// Locks `<root>/etc/nginx` (or `root` when there is none) for this process.
+fn lock(root: &Path) -> Result<fs::File, String> {
+    let conf = under(root, "/etc/nginx");
+    let dir = if conf.is_dir() { conf } else { root.to_owned() };
+    let file = fs::File::open(&dir).map_err(|e| format!("cannot open {}: {e}", dir.display()))?;
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(fs::TryLockError::WouldBlock) => Err(format!(
+            "another nginx-gen apply holds the lock on {}; nothing was changed",
+            dir.display()
+        )),
+        Err(fs::TryLockError::Error(e)) => Err(format!(
+            "cannot lock {}: {e}; nothing was changed",
+            dir.display()
+        )),
+    }
+}
+
+/// Restores the backup set after `error`; the message says both.
+fn rolled_back(root: &Path, set: &Path, error: &str) -> String {
+    match install::restore(root, set) {
+        Ok(_) => format!(
+            "{error}; rolled back: every file restored byte for byte from {}",
+            set.display()
+        ),
+        Err(e) => format!(
+            "{error}; ROLLBACK INCOMPLETE: {e}; restore by hand from {} (docs/lifecycle.md)",
+            set.display()
+        ),
+    }
+}

@@ -1,0 +1,515 @@
+//! `nginx-gen apply` on real files: a copy of this machine's `/etc/nginx` (Debian's nginx
+//! with its default site in `sites-enabled`) under a temporary `--install-root`, checked by
+//! the real `nginx -t` and, for the manifest, by coreutils' `sha256sum`. The service steps
+//! skip there (another root); the booted-container suite drives them.
+//!
+//! Needs Debian's nginx (`scripts/setup.sh` installs it). Fails, never skips, without it.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const BIN: &str = env!("CARGO_BIN_EXE_nginx-gen");
+
+/// A temporary root holding a copy of `/etc/nginx` (`cp -a`, links kept).
+fn host_root() -> tempfile::TempDir {
+    assert!(
+        Path::new("/usr/sbin/nginx").exists() && Path::new("/etc/nginx/nginx.conf").exists(),
+        "Debian's nginx is not installed: run scripts/setup.sh"
+    );
+    let root = tempfile::tempdir().unwrap();
+    fs::create_dir_all(root.path().join("etc")).unwrap();
+    let status = Command::new("cp")
+        .args(["-a", "/etc/nginx"])
+        .arg(root.path().join("etc"))
+        .status()
+        .unwrap();
+    assert!(status.success());
+    assert!(
+        fs::symlink_metadata(root.path().join("etc/nginx/sites-enabled/default")).is_ok(),
+        "the copy has Debian's default site"
+    );
+    root
+}
+
+/// Every file and link under `root` (path → bytes, or the link's target), except the
+/// backup sets when `backups` is false.
+fn snapshot(root: &Path, backups: bool) -> BTreeMap<PathBuf, Vec<u8>> {
+    fn walk(base: &Path, dir: &Path, backups: bool, out: &mut BTreeMap<PathBuf, Vec<u8>>) {
+        for entry in fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            let rel = path.strip_prefix(base).unwrap().to_owned();
+            if !backups && rel.starts_with("var/lib/nginx-gen/backups") {
+                continue;
+            }
+            let meta = fs::symlink_metadata(&path).unwrap();
+            if meta.file_type().is_symlink() {
+                let target = fs::read_link(&path).unwrap();
+                out.insert(rel, format!("-> {}", target.display()).into_bytes());
+            } else if meta.is_dir() {
+                out.insert(rel.join(""), Vec::new());
+                walk(base, &path, backups, out);
+            } else {
+                out.insert(rel, fs::read(&path).unwrap());
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(root, root, backups, &mut out);
+    out
+}
+
+fn inputs(name: &str) -> Vec<String> {
+    [
+        "--no-detect",
+        "--vcpu",
+        "2",
+        "--ram",
+        "4G",
+        "--nginx-version",
+        "1.22.1",
+        "--openssl-version",
+        "3.0.11",
+        "--existing-default-server",
+        "--server-name",
+        name,
+    ]
+    .iter()
+    .map(ToString::to_string)
+    .collect()
+}
+
+fn apply(root: &Path, args: &[String], env: Option<(&str, &str)>) -> Output {
+    let mut cmd = Command::new(BIN);
+    cmd.arg("apply")
+        .arg("--install-root")
+        .arg(root)
+        .args(args)
+        .env_remove("NGINX_GEN_TEST_FAIL_STEP");
+    if let Some((k, v)) = env {
+        cmd.env(k, v);
+    }
+    cmd.output().unwrap()
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn ok(out: &Output) -> String {
+    assert!(
+        out.status.success(),
+        "{}\n{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    text(&out.stdout)
+}
+
+/// What `generate` prints for one file with the same inputs.
+fn generated(args: &[String], format: &str) -> Vec<u8> {
+    let out = Command::new(BIN)
+        .args(args)
+        .args(["--format", format])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    out.stdout
+}
+
+fn manifest(root: &Path) -> serde_json::Value {
+    serde_json::from_slice(&fs::read(root.join("var/lib/nginx-gen/manifest.json")).unwrap())
+        .unwrap()
+}
+
+/// The backup sets under `root`, oldest first.
+fn backup_sets(root: &Path) -> Vec<PathBuf> {
+    let mut sets: Vec<PathBuf> = fs::read_dir(root.join("var/lib/nginx-gen/backups"))
+        .map(|d| d.map(|e| e.unwrap().path()).collect())
+        .unwrap_or_default();
+    sets.sort();
+    sets
+}
+
+#[test]
+fn first_apply_installs_the_files_and_keeps_the_existing_site() {
+    let root = host_root();
+    let r = root.path();
+    let before = snapshot(r, true);
+    let args = inputs("a.example");
+    let stdout = ok(&apply(r, &args, None));
+    assert!(
+        stdout.contains("validated the staged tree with"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("replaced /etc/nginx/nginx.conf"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("created /etc/nginx/conf.d/a.example.conf"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("sysctl: skipped: --install-root"),
+        "{stdout}"
+    );
+    // The files are generate's, byte for byte.
+    assert_eq!(
+        fs::read(r.join("etc/nginx/nginx.conf")).unwrap(),
+        generated(&args, "nginx")
+    );
+    assert_eq!(
+        fs::read(r.join("etc/nginx/conf.d/a.example.conf")).unwrap(),
+        generated(&args, "site")
+    );
+    assert_eq!(
+        fs::read(r.join("etc/sysctl.d/99-nginx-gen.conf")).unwrap(),
+        generated(&args, "sysctl")
+    );
+    // The existing site is kept, link and file.
+    for kept in [
+        "etc/nginx/sites-enabled/default",
+        "etc/nginx/sites-available/default",
+    ] {
+        let after = snapshot(r, true);
+        assert_eq!(
+            after.get(Path::new(kept)),
+            before.get(Path::new(kept)),
+            "{kept}"
+        );
+    }
+    // The backup set holds Debian's nginx.conf and names the files it created.
+    let sets = backup_sets(r);
+    assert_eq!(sets.len(), 1);
+    assert_eq!(
+        fs::read(sets[0].join("files/etc/nginx/nginx.conf")).unwrap(),
+        before[Path::new("etc/nginx/nginx.conf")]
+    );
+    let set: serde_json::Value =
+        serde_json::from_slice(&fs::read(sets[0].join("set.json")).unwrap()).unwrap();
+    assert_eq!(
+        set["replaced"],
+        serde_json::json!(["/etc/nginx/nginx.conf"])
+    );
+    assert!(
+        set["created"]
+            .as_array()
+            .unwrap()
+            .contains(&"/etc/nginx/conf.d/a.example.conf".into())
+    );
+    // The manifest's digests are sha256sum's.
+    let m = manifest(r);
+    let files = m["files"].as_array().unwrap();
+    assert_eq!(files.len(), 4);
+    for f in files {
+        let path = r.join(f["path"].as_str().unwrap().trim_start_matches('/'));
+        let sum = Command::new("sha256sum").arg(&path).output().unwrap();
+        let sum = text(&sum.stdout);
+        assert_eq!(
+            sum.split_whitespace().next(),
+            f["sha256"].as_str(),
+            "{path:?}"
+        );
+    }
+    assert!(
+        m["command"]
+            .as_str()
+            .unwrap()
+            .contains("--server-name a.example")
+    );
+    // No staging directory or temporary file is left.
+    let leftovers: Vec<_> = snapshot(r, true)
+        .into_keys()
+        .filter(|p| p.to_string_lossy().contains("nginx-gen-"))
+        .filter(|p| !p.starts_with("var/lib"))
+        .filter(|p| !p.ends_with("nginx-gen.conf") && !p.ends_with("99-nginx-gen.conf"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+    // The installed tree passes the real nginx -t as a whole.
+    let t = Command::new("/usr/sbin/nginx")
+        .arg("-t")
+        .arg("-c")
+        .arg(r.join("etc/nginx/nginx.conf"))
+        .output()
+        .unwrap();
+    assert!(t.status.success(), "{}", text(&t.stderr));
+}
+
+#[test]
+fn second_apply_with_the_same_inputs_changes_nothing() {
+    let root = host_root();
+    let r = root.path();
+    let args = inputs("a.example");
+    ok(&apply(r, &args, None));
+    let before = snapshot(r, true);
+    let stdout = ok(&apply(r, &args, None));
+    assert!(stdout.contains("nothing to do"), "{stdout}");
+    assert_eq!(snapshot(r, true), before);
+    let stdout = ok(&apply(r, &[args, vec!["--dry-run".into()]].concat(), None));
+    assert!(stdout.contains("nothing to do"), "{stdout}");
+    assert_eq!(snapshot(r, true), before);
+}
+
+#[test]
+fn apply_with_another_server_name_replaces_its_own_site_file() {
+    let root = host_root();
+    let r = root.path();
+    ok(&apply(r, &inputs("a.example"), None));
+    let site_a = fs::read(r.join("etc/nginx/conf.d/a.example.conf")).unwrap();
+    let default = fs::read(r.join("etc/nginx/sites-available/default")).unwrap();
+    let stdout = ok(&apply(r, &inputs("b.example"), None));
+    assert!(
+        stdout.contains("removed /etc/nginx/conf.d/a.example.conf"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("created /etc/nginx/conf.d/b.example.conf"),
+        "{stdout}"
+    );
+    assert!(!r.join("etc/nginx/conf.d/a.example.conf").exists());
+    assert!(r.join("etc/nginx/conf.d/b.example.conf").exists());
+    assert_eq!(
+        fs::read(r.join("etc/nginx/sites-available/default")).unwrap(),
+        default
+    );
+    assert!(r.join("etc/nginx/sites-enabled/default").exists());
+    let paths: Vec<String> = manifest(r)["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["path"].as_str().unwrap().to_owned())
+        .collect();
+    assert!(paths.contains(&"/etc/nginx/conf.d/b.example.conf".to_owned()));
+    assert!(!paths.contains(&"/etc/nginx/conf.d/a.example.conf".to_owned()));
+    // The removed site is in the second backup set, byte for byte.
+    let sets = backup_sets(r);
+    assert_eq!(sets.len(), 2);
+    assert_eq!(
+        fs::read(sets[1].join("files/etc/nginx/conf.d/a.example.conf")).unwrap(),
+        site_a
+    );
+}
+
+#[test]
+fn a_tree_nginx_rejects_leaves_every_file_as_it_was() {
+    let root = host_root();
+    let r = root.path();
+    let before = snapshot(r, true);
+    // Without --existing-default-server the new site is a second default server on port
+    // 80 next to Debian's: the staged nginx -t fails.
+    let args: Vec<String> = inputs("a.example")
+        .into_iter()
+        .filter(|a| a != "--existing-default-server")
+        .collect();
+    let out = apply(r, &args, None);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("apply failed at step validate"), "{stderr}");
+    assert!(stderr.contains("duplicate default server"), "{stderr}");
+    assert!(stderr.contains("nothing was changed"), "{stderr}");
+    assert_eq!(snapshot(r, true), before);
+}
+
+#[test]
+fn a_failure_after_the_first_move_restores_every_file_byte_for_byte() {
+    for step in ["install", "sysctl", "restart", "probe", "probe-http"] {
+        let root = host_root();
+        let r = root.path();
+        ok(&apply(r, &inputs("a.example"), None));
+        let before = snapshot(r, false);
+        let out = apply(
+            r,
+            &inputs("b.example"),
+            Some(("NGINX_GEN_TEST_FAIL_STEP", step)),
+        );
+        assert_eq!(out.status.code(), Some(1), "{step}: {}", text(&out.stdout));
+        let stderr = text(&out.stderr);
+        assert!(
+            stderr.contains(&format!("apply failed at step {step}")),
+            "{step}: {stderr}"
+        );
+        assert!(stderr.contains("rolled back"), "{step}: {stderr}");
+        assert_eq!(snapshot(r, false), before, "{step}");
+        // The restored installation is still the first one: re-running it is a no-op.
+        assert!(ok(&apply(r, &inputs("a.example"), None)).contains("nothing to do"));
+    }
+}
+
+#[test]
+fn dry_run_prints_a_unified_diff_and_changes_nothing() {
+    let root = host_root();
+    let r = root.path();
+    let before = snapshot(r, true);
+    let dry = |name: &str| {
+        let args = [inputs(name), vec!["--dry-run".into()]].concat();
+        ok(&apply(r, &args, None))
+    };
+    let stdout = dry("a.example");
+    assert!(
+        stdout.contains("--- a/etc/nginx/nginx.conf\n+++ b/etc/nginx/nginx.conf\n@@ "),
+        "{stdout}"
+    );
+    assert!(stdout.contains("-worker_processes auto;\n"), "{stdout}");
+    assert!(stdout.contains("+worker_processes 2;\n"), "{stdout}");
+    assert!(
+        stdout.contains("--- /dev/null\n+++ b/etc/nginx/conf.d/a.example.conf\n"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("dry run: nothing was changed"), "{stdout}");
+    assert_eq!(snapshot(r, true), before);
+    // After an apply, another name's diff removes the old site.
+    ok(&apply(r, &inputs("a.example"), None));
+    let installed = snapshot(r, true);
+    let stdout = dry("b.example");
+    assert!(
+        stdout.contains("--- a/etc/nginx/conf.d/a.example.conf\n+++ /dev/null\n"),
+        "{stdout}"
+    );
+    assert_eq!(snapshot(r, true), installed);
+}
+
+#[test]
+fn bad_input_exits_2_and_changes_nothing() {
+    let root = host_root();
+    let r = root.path();
+    let before = snapshot(r, true);
+    let mut args = inputs("a.example");
+    args[2] = "0".into(); // --vcpu 0
+    let out = apply(r, &args, None);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    let out = apply(
+        r,
+        &[inputs("a.example"), vec!["--out".into(), "x".into()]].concat(),
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    let out = Command::new(BIN)
+        .args(["apply", "--install-root", "/nonexistent-nginx-gen-root"])
+        .args(inputs("a.example"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert_eq!(snapshot(r, true), before);
+}
+
+#[test]
+fn a_manifest_that_is_not_one_fails_before_anything_moves() {
+    let root = host_root();
+    let r = root.path();
+    fs::create_dir_all(r.join("var/lib/nginx-gen")).unwrap();
+    fs::write(r.join("var/lib/nginx-gen/manifest.json"), "{\"files\": 3}").unwrap();
+    let before = snapshot(r, true);
+    let out = apply(r, &inputs("a.example"), None);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("step read"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(snapshot(r, true), before);
+}
+
+#[test]
+fn apply_fails_while_another_apply_holds_the_lock() {
+    let root = host_root();
+    let r = root.path();
+    let before = snapshot(r, true);
+    let held = fs::File::open(r.join("etc/nginx")).unwrap();
+    held.lock().unwrap();
+    let out = apply(r, &inputs("a.example"), None);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("apply failed at step lock"), "{stderr}");
+    assert_eq!(snapshot(r, true), before);
+    // --dry-run reads only and needs no lock.
+    ok(&apply(
+        r,
+        &[inputs("a.example"), vec!["--dry-run".into()]].concat(),
+        None,
+    ));
+    held.unlock().unwrap();
+    ok(&apply(r, &inputs("a.example"), None));
+}
+
+#[test]
+fn a_manifest_naming_a_file_nginx_gen_never_writes_removes_nothing() {
+    let root = host_root();
+    let r = root.path();
+    fs::create_dir_all(r.join("var/lib/nginx-gen")).unwrap();
+    fs::create_dir_all(r.join("etc/ssh")).unwrap();
+    fs::write(r.join("etc/ssh/sshd_config"), "Port 22\n").unwrap();
+    fs::write(
+        r.join("var/lib/nginx-gen/manifest.json"),
+        r#"{"files": [{"path": "/etc/ssh/sshd_config", "sha256": "0"}]}"#,
+    )
+    .unwrap();
+    let before = snapshot(r, true);
+    let out = apply(r, &inputs("a.example"), None);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("step read") && stderr.contains("never writes"),
+        "{stderr}"
+    );
+    assert_eq!(snapshot(r, true), before);
+}
+
+#[test]
+fn an_owned_file_edited_by_hand_is_replaced_and_its_edit_kept_in_the_backup_set() {
+    let root = host_root();
+    let r = root.path();
+    ok(&apply(r, &inputs("a.example"), None));
+    let site = r.join("etc/nginx/conf.d/a.example.conf");
+    let mut edited = fs::read(&site).unwrap();
+    edited.extend_from_slice(b"# edited by hand\n");
+    fs::write(&site, &edited).unwrap();
+    let stdout = ok(&apply(r, &inputs("a.example"), None));
+    assert!(
+        stdout.contains("replaced /etc/nginx/conf.d/a.example.conf"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("was edited since nginx-gen installed it"),
+        "{stdout}"
+    );
+    let sets = backup_sets(r);
+    assert_eq!(
+        fs::read(sets[1].join("files/etc/nginx/conf.d/a.example.conf")).unwrap(),
+        edited
+    );
+    assert!(ok(&apply(r, &inputs("a.example"), None)).contains("nothing to do"));
+}
+
+#[test]
+fn a_failed_first_apply_leaves_etc_as_it_was_directories_included() {
+    let root = host_root();
+    let r = root.path();
+    let etc = |r: &Path| snapshot(&r.join("etc"), true);
+    let before = etc(r);
+    let out = apply(
+        r,
+        &inputs("a.example"),
+        Some(("NGINX_GEN_TEST_FAIL_STEP", "install")),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("rolled back"),
+        "{}",
+        text(&out.stderr)
+    );
+    // etc/sysctl.d and the drop-in's directories were created and are gone again.
+    assert_eq!(etc(r), before);
+    // The backup set stays, and names what it created.
+    let sets = backup_sets(r);
+    let set: serde_json::Value =
+        serde_json::from_slice(&fs::read(sets[0].join("set.json")).unwrap()).unwrap();
+    assert!(
+        set["created_dirs"]
+            .as_array()
+            .unwrap()
+            .contains(&"/etc/systemd/system/nginx.service.d".into()),
+        "{set}"
+    );
+}
