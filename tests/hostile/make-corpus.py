@@ -96,6 +96,14 @@ for v in ["0", "10000001", "abc", "-5", "1.5", ""]:
     f("clients", "--clients", v)
 for v in ["-1", "100000001", "x", "1e6", ""]:
     f("static_files", "--static-files", v)
+# file_max (issue 12): a detected fs.file-max, 1024 … 4294967295; larger is not accepted.
+for v in ["0", "1023", "-1", "4294967296", "9223372036854775807", "x", "1e6", "", "2G", "1024;", "$file_max"]:
+    f("file_max", "--file-max", v)
+for v in ["1024", "200000", "4294967295", " 812345 "]:
+    f("file_max", "--file-max", v, accept=True)
+f("file_max", "--file-max", "200000", "--vcpu", "64", "--clients", "1000000", accept=True)
+f("ktls", "--tls", "--ktls", accept=True, json_form=False)
+f("ktls", "--tls", "--ktls", "--nginx-version", "1.20.2", accept=True, json_form=False)
 for v in ["10.0.0.0/33", "abc", "10.0.0.0/8;", "::/129", "1.2.3.4/", "/8", "10.0.0.0/-1", "10.0.0/8", "300.0.0.0/8",
           "10.0.0.0/8 ", "all", "unix:", ""]:
     f("trusted_proxies", "--behind-lb", "--trusted-proxy", v)
@@ -286,6 +294,10 @@ j("release", {"release": "debian-12\u0000"}); j("release", {"release": "debian-1
 j("nginx_version", {"nginx_version": ["any"]}); j("nginx_version", {"nginx_version": "any\u0000"})
 j("openssl_version", {"openssl_version": ["any"]}); j("openssl_version", {"openssl_version": "any\u0000"})
 j("openssl_version", {"openssl_version": True})
+j("file_max", {"file_max": 1.5}); j("file_max", {"file_max": [200000]}); j("file_max", {"file_max": True})
+j("file_max", {"file_max": 18446744073709551616}); j("file_max", {"file_max": "200000\u0000"})
+j("ktls", {"ktls": "yes"}); j("ktls", {"ktls": 1}); j("ktls", {"ktls": [True]})
+j("ktls", {"ktls": True, "tls": True, "file_max": "100000"}, accept=True)
 # Accepted: null is "not given"; numbers as text and the documented forms.
 j("listen", {"listen": None}, accept=True); j("resolver", {"resolver": None}, accept=True)
 j("max_body_size", {"max_body_size": "1048576"}, accept=True)
@@ -406,8 +418,11 @@ u("listen", "listen=%5B%3A%3Affff%3A127.0.0.1%5D%3A8080")
 for q, field in [("listen=8080&max_body_size=1M&release=debian-12", "listen"),
                  ("existing_default_server=true&nginx_version=any&openssl_version=any", "existing_default_server"),
                  ("tls=true&bootstrap=true&listen=8080", "bootstrap"),
-                 ("tls=true&ocsp_stapling=true&resolver=%3A%3A1", "resolver")]:
+                 ("tls=true&ocsp_stapling=true&resolver=%3A%3A1", "resolver"),
+                 ("tls=true&ktls=true", "ktls")]:
     u(field, q, accept=True)
+for q in ["ktls=yes", "ktls=2", "ktls=%00"]:
+    u("ktls", q)
 
 def write(name, rows):
     rows = sorted({json.dumps(r, ensure_ascii=False, sort_keys=True) for r in rows})
