@@ -10,6 +10,8 @@
 //! certificate, host facts), [`variants`] (the configurations), [`run`] (instances, wrk
 //! rounds; [`proc`], [`netns`], [`wrk`]), [`results`], [`stats`] (medians, intervals),
 //! [`verdict`] (the decision ladder), [`console`], [`markdown`] and [`svg`] (the report).
+//! `nginx-gen-bench search` ([`search`]) runs the same harness over a grid of patches of
+//! nginx-gen's output: the best configuration it finds, next to nginx-gen's.
 
 #![allow(
     clippy::disallowed_methods,
@@ -35,6 +37,7 @@ mod proc;
 mod results;
 mod run;
 mod scenario;
+mod search;
 mod site;
 mod stats;
 mod svg;
@@ -86,6 +89,9 @@ fn real_main(opts: &Opts) -> Result<bool, String> {
 }
 
 fn main() -> ExitCode {
+    if std::env::args_os().nth(1).is_some_and(|a| a == "search") {
+        return search::main();
+    }
     let opts = Opts::from_env();
     match real_main(&opts) {
         Ok(true) => ExitCode::SUCCESS,

@@ -4,6 +4,8 @@
 # answers 200, loads each once with wrk and fails only when the harness breaks (nginx does
 # not start, wrk fails, a request errors). Performance numbers are results, not tests: the
 # full run (`cargo run --release -p nginx-gen-bench -- --shaped`) writes docs/benchmarks.md.
+# Then `nginx-gen-bench search --quick` (≤ 60 s): the configuration search's whole path
+# (grid, nginx -t of each patch, screen, confirmation, report) on 3 alternatives of html.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -17,10 +19,19 @@ done
 # The harness pins nginx and wrk to different CPUs when there are two.
 if [ "$(nproc)" -ge 2 ]; then cpus=(--nginx-cpus 0 --wrk-cpus 1); else cpus=(--nginx-cpus 0 --wrk-cpus 0); fi
 cargo build --locked -p nginx-gen-bench
+bin="${CARGO_TARGET_DIR:-target}/debug/nginx-gen-bench"
 out=tests/artifacts/bench-quick.md
 rm -f "$out"
 # One patched variant, so editing settings through the renderer's origins runs for real
 # (a listen+ edit that found no catch-all listen would leave a directive nginx refuses).
-timeout 150 target/debug/nginx-gen-bench --quick "${cpus[@]}" --patch 'deferred=listen+ deferred' --out "$out"
+timeout 150 "$bin" --quick "${cpus[@]}" --patch 'deferred=listen+ deferred' --out "$out"
 grep -q 'deferred' "$out"
 test -s "$out" && test -s "${out%.md}.svg"
+
+search=tests/artifacts/bench-search-quick.md
+rm -f "$search"
+start=$SECONDS
+timeout 90 "$bin" search --quick "${cpus[@]}" --out "$search"
+echo "60-bench: search --quick took $((SECONDS - start)) s (budget 60 s)"
+grep -q 'nginx-gen-bench-search:end' "$search"
+grep -q 'listen+ reuseport' "$search"
