@@ -94,6 +94,12 @@ pub struct SearchOpts {
           value_parser = clap::value_parser!(u32).range(1..))]
     pub seconds: u32,
 
+    /// Instead of the grid: this patch of nginx-gen's output (`'directive args; …'`, as
+    /// --patch takes it) is an alternative; repeatable. To measure again, with more rounds,
+    /// what an earlier search found
+    #[arg(long = "try", value_name = "'d a; …'", action = clap::ArgAction::Append)]
+    pub tries: Vec<String>,
+
     /// Bound the whole search: seconds (900s, 15m, 1h) or wrk runs (400runs). Each
     /// scenario takes at most an equal share of what is left; its grid is cut from the end
     /// (the likeliest effects come first) [default: the whole grid]
@@ -466,11 +472,12 @@ fn search(o: &SearchOpts) -> Result<bool, String> {
     let mut plans = Vec::new();
     for sc in o.scenarios() {
         let plan = current_values(&prepared.env, &sc, o.port)?;
-        let knobs = grid::grid(
-            &sc,
-            &|d| plan.get(d).map(nginx_gen_core::plan::Setting::value),
-            o.quick,
-        );
+        let current = |d: &str| plan.get(d).map(nginx_gen_core::plan::Setting::value);
+        let knobs = if o.tries.is_empty() {
+            grid::grid(&sc, &current, o.quick)
+        } else {
+            grid::tries(&o.tries)
+        };
         let mut tried = Vec::new();
         let mut left_out = Vec::new();
         for (i, alt) in knobs.iter().flat_map(|k| &k.alts).enumerate() {
@@ -583,6 +590,7 @@ mod tests {
     #[test]
     fn defaults_and_quick() {
         let o = parse(&[]).expect("valid");
+        assert!(o.tries.is_empty());
         assert_eq!(
             (o.rounds, o.confirm_rounds, o.confirm, o.seconds, o.port),
             (3, 6, 3, 1, 28700)
@@ -630,8 +638,19 @@ mod tests {
             "--out",
             "s.md",
             "--keep",
+            "--try",
+            "output_buffers 1 128k",
+            "--try",
+            "sendfile_max_chunk 0; listen+ reuseport",
         ])
         .expect("valid");
+        assert_eq!(
+            o.tries,
+            [
+                "output_buffers 1 128k",
+                "sendfile_max_chunk 0; listen+ reuseport"
+            ]
+        );
         assert_eq!(o.scenarios().len(), 2);
         assert_eq!(o.conns, Some(vec![50, 200]));
         assert_eq!(
@@ -675,6 +694,7 @@ mod tests {
             "--confirm",
             "--seconds",
             "--budget",
+            "--try",
             "--out",
             "--keep",
         ] {

@@ -248,6 +248,27 @@ pub fn grid(
         .collect()
 }
 
+/// The knob of `--try` patches: one, so they are never combined with each other.
+pub const TRY: &str = "--try";
+
+/// `--try` patches instead of the grid: each an alternative, in the order given.
+pub fn tries(bodies: &[String]) -> Vec<Knob> {
+    if bodies.is_empty() {
+        return Vec::new();
+    }
+    vec![Knob {
+        directive: TRY,
+        current: None,
+        alts: bodies
+            .iter()
+            .map(|b| Alt {
+                knob: TRY,
+                body: b.trim().to_string(),
+            })
+            .collect(),
+    }]
+}
+
 /// A variant name safe in a path and in nginx's configuration (it names the instance's
 /// prefix directory): `a03-keepalive_requests-10000`.
 pub fn variant_name(index: usize, body: &str) -> String {
@@ -407,6 +428,15 @@ mod tests {
     fn quick_grid_is_three_alternatives() {
         let g = grid(&scenario("html"), &gen_values(Family::Static), true);
         assert_eq!(bodies(&g), QUICK);
+    }
+
+    #[test]
+    fn tries_replace_the_grid() {
+        assert!(tries(&[]).is_empty());
+        let t = tries(&["output_buffers 1 128k".into(), " -open_file_cache ".into()]);
+        assert_eq!(t.len(), 1);
+        assert_eq!(t[0].directive, TRY);
+        assert_eq!(bodies(&t), ["output_buffers 1 128k", "-open_file_cache"]);
     }
 
     #[test]

@@ -6,6 +6,7 @@ use std::fs;
 use std::path::Path;
 
 use crate::markdown::fmt_int;
+use crate::search::grid;
 use crate::search::rank::{GOAL, Score};
 use crate::search::{CellOutcome, Outcome, ScenarioOutcome};
 
@@ -134,9 +135,11 @@ fn grid_table(o: &Outcome) -> String {
                 "| {} | `{}` | {} | {} |",
                 sc.scenario.id,
                 k.directive,
-                k.current
-                    .as_deref()
-                    .map_or_else(|| "(not written: nginx's default)".to_string(), code),
+                match (k.directive, k.current.as_deref()) {
+                    (grid::TRY, _) => "(as written)".to_string(),
+                    (_, None) => "(not written: nginx's default)".to_string(),
+                    (_, Some(v)) => code(v),
+                },
                 k.alts
                     .iter()
                     .map(|a| code(&a.body))
