@@ -9,7 +9,9 @@
 //! 2. the **confirmation**: nginx-gen, the `--confirm` best alternatives of the screen and
 //!    the combination of the winners (one per directive), `--confirm-rounds` fresh rounds.
 //!    The best configuration and its interval come from these rounds only: the screen
-//!    picks the largest of many noisy ratios, which overstates it.
+//!    picks the largest of many noisy ratios, which overstates it. A second instance of
+//!    nginx-gen's configuration runs with them as an A/A control: its interval should
+//!    contain 1, and a finding counts only where it does.
 //!
 //! `--budget` bounds the whole search ([`budget`]); the report ([`report`]) lists the grid,
 //! and per cell nginx-gen's result, the best configuration found, the difference with its
@@ -212,6 +214,9 @@ pub struct CellOutcome {
     pub confirm: Vec<(String, Score)>,
     /// The best configuration found (an index into `confirm`), when one came out ahead.
     pub best: Option<usize>,
+    /// nginx-gen against a second instance of itself in the confirmation (A/A): how far
+    /// the harness's noise reaches. Its interval should contain 1.
+    pub control: Option<Score>,
     /// `None` when nothing was tried (the budget).
     pub goal: Option<Goal>,
 }
@@ -331,6 +336,14 @@ fn gen_variant() -> Variant {
     }
 }
 
+/// nginx-gen's configuration again, in an instance of its own: the A/A control.
+fn control_variant() -> Variant {
+    Variant {
+        name: "nginx-gen-again".into(),
+        kind: Kind::Gen,
+    }
+}
+
 /// The search for one scenario; `Ok((outcome, harness ok))`.
 fn search_scenario(
     o: &SearchOpts,
@@ -361,6 +374,7 @@ fn search_scenario(
                 screen: Vec::new(),
                 confirm: Vec::new(),
                 best: None,
+                control: None,
                 goal: None,
             })
             .collect();
@@ -412,11 +426,14 @@ fn search_scenario(
             screen: s,
             confirm: Vec::new(),
             best: None,
+            control: None,
             goal: Some(Goal::Best),
         })
         .collect();
     if !candidates.is_empty() {
-        let mut vs = vec![gen_variant()];
+        // nginx-gen twice: the second instance is the A/A control, the noise floor the
+        // intervals should cover.
+        let mut vs = vec![gen_variant(), control_variant()];
         vs.extend(
             candidates
                 .iter()
@@ -439,10 +456,11 @@ fn search_scenario(
         )?;
         ok &= harness_ok(std::slice::from_ref(&confirm));
         for (cell, c) in cells.iter_mut().zip(&confirm.cells) {
-            let s: Vec<Score> = (1..vs.len())
+            let s: Vec<Score> = (2..vs.len())
                 .map(|v| rank::score(c, v, 0, workers))
                 .collect();
             let (best, goal) = rank::best(&s);
+            cell.control = Some(rank::score(c, 1, 0, workers));
             cell.gen_stat = Stat::of(&c.samples[0]);
             cell.confirm = candidates.iter().cloned().zip(s).collect();
             cell.best = best;

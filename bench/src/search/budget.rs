@@ -80,10 +80,11 @@ pub struct Fit {
     pub seconds: f64,
 }
 
-/// Candidates of the confirmation stage for `alts` screened alternatives: the best
-/// `shape.confirm`, and the combination of the winners when two or more could win.
+/// Variants of the confirmation stage besides nginx-gen for `alts` screened alternatives:
+/// the A/A control, the best `shape.confirm`, and the combination of the winners when two
+/// or more could win.
 pub fn confirmed(alts: usize, shape: Shape) -> usize {
-    alts.min(shape.confirm) + usize::from(alts >= 2)
+    1 + alts.min(shape.confirm) + usize::from(alts >= 2)
 }
 
 /// wrk runs of a job with its first `alts` alternatives: every variant (nginx-gen's and
@@ -172,15 +173,15 @@ mod tests {
             cells: 1,
             load_s: 1,
         };
-        // Screen: 15 variants × 3 rounds; confirm: nginx-gen + 3 best + the combination,
-        // × 6 rounds.
-        assert_eq!(runs(job, 14, SHAPE), 45 + 30);
+        // Screen: 15 variants × 3 rounds; confirm: nginx-gen, the A/A control, 3 best and
+        // the combination, × 6 rounds.
+        assert_eq!(runs(job, 14, SHAPE), 45 + 36);
         // One alternative: no combination; none: nothing to confirm.
-        assert_eq!(runs(job, 1, SHAPE), 6 + 12);
+        assert_eq!(runs(job, 1, SHAPE), 6 + 18);
         assert_eq!(runs(job, 0, SHAPE), 3);
-        assert_eq!(confirmed(2, SHAPE), 3);
+        assert_eq!(confirmed(2, SHAPE), 4);
         // Two connection counts double it.
-        assert_eq!(runs(Job { cells: 2, ..job }, 14, SHAPE), 150);
+        assert_eq!(runs(Job { cells: 2, ..job }, 14, SHAPE), 162);
     }
 
     #[test]
@@ -199,8 +200,8 @@ mod tests {
         ];
         let f = fit(None, &jobs, SHAPE);
         assert_eq!(f.iter().map(|f| f.alts).collect::<Vec<_>>(), [14, 17]);
-        assert_eq!(f[0].runs, 75);
-        assert!((f[0].seconds - 75.0 * 1.2).abs() < 1e-9);
+        assert_eq!(f[0].runs, 81);
+        assert!((f[0].seconds - 81.0 * 1.2).abs() < 1e-9);
         assert!((f[1].seconds - f[1].runs as f64 * 2.2).abs() < 1e-9);
     }
 
@@ -216,21 +217,21 @@ mod tests {
             cells: 1,
             load_s: 1,
         };
-        // 100 runs for two jobs: the small one takes at most half and needs 9 + 24 = 33;
-        // the big one gets the remaining 67: 11 alternatives (36 + 30 = 66), not 12 (69).
+        // 100 runs for two jobs: the small one takes at most half and needs 9 + 30 = 39;
+        // the big one gets the remaining 61: 7 alternatives (24 + 36 = 60), not 8 (63).
         let f = fit(Some(Budget::Runs(100)), &[small, big], SHAPE);
-        assert_eq!((f[0].alts, f[0].runs), (2, 33));
-        assert_eq!((f[1].alts, f[1].runs), (11, 66));
-        // In the other order the big job may take only half (50): 5 alternatives
-        // (18 + 30 = 48); the small one then gets 52 and needs 33.
+        assert_eq!((f[0].alts, f[0].runs), (2, 39));
+        assert_eq!((f[1].alts, f[1].runs), (7, 60));
+        // In the other order the big job may take only half (50): 3 alternatives
+        // (12 + 36 = 48); the small one then gets 52 and needs 39.
         let f = fit(Some(Budget::Runs(100)), &[big, small], SHAPE);
-        assert_eq!((f[0].alts, f[1].alts), (5, 2));
+        assert_eq!((f[0].alts, f[1].alts), (3, 2));
         // Seconds: 1.2 s a run; 60 s is 50 runs.
         let f = fit(Some(Budget::Seconds(60.0)), &[big], SHAPE);
-        assert_eq!(f[0].alts, 5);
+        assert_eq!(f[0].alts, 3);
         assert!(f[0].seconds <= 60.0);
-        // Too small for even one alternative (18 runs): nothing of that job runs.
-        let f = fit(Some(Budget::Runs(17)), &[big], SHAPE);
+        // Too small for even one alternative (24 runs): nothing of that job runs.
+        let f = fit(Some(Budget::Runs(23)), &[big], SHAPE);
         assert_eq!((f[0].alts, f[0].runs), (0, 0));
     }
 }
