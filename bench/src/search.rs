@@ -81,7 +81,8 @@ pub struct SearchOpts {
           value_parser = RangedU64ValueParser::<usize>::new().range(1..))]
     pub rounds: usize,
 
-    /// Fresh rounds of the confirmation (the best alternatives and their combination)
+    /// Fresh rounds of the confirmation (the best alternatives, their combination and the
+    /// A/A control: nginx-gen's configuration in a second instance)
     #[arg(long, value_name = "N", default_value_t = 6,
           value_parser = RangedU64ValueParser::<usize>::new().range(2..))]
     pub confirm_rounds: usize,
