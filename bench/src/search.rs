@@ -531,7 +531,22 @@ fn search(o: &SearchOpts) -> Result<bool, String> {
         planned
     );
     let mut ok = true;
-    let mut outcomes = Vec::new();
+    let mut outcome = Outcome {
+        scenarios: Vec::new(),
+        shape,
+        budget: o.budget,
+        seconds: o.seconds,
+        took: Duration::ZERO,
+        load: (load_start, String::new()),
+        meta: Meta::collect(
+            &opts,
+            &prepared.env,
+            &prepared.precompress,
+            Duration::ZERO,
+            Vec::new(),
+        ),
+    };
+    let total = plans.len();
     for ((sc, knobs, mut tried, mut left_out), fit) in plans.into_iter().zip(fits) {
         for alt in tried.split_off(fit.alts) {
             left_out.push((
@@ -544,29 +559,21 @@ fn search(o: &SearchOpts) -> Result<bool, String> {
         }
         let (out, good) = search_scenario(o, &prepared, &sc, knobs, &tried, left_out)?;
         ok &= good;
-        outcomes.push(out);
+        outcome.scenarios.push(out);
+        outcome.took = begun.elapsed();
+        outcome.load.1 = loadavg();
+        // After every scenario, so an interrupted search keeps what it measured.
+        if let Some(out) = &o.out {
+            report::write(out, &outcome)?;
+            eprintln!(
+                "wrote {} ({} of {total} scenarios)",
+                out.display(),
+                outcome.scenarios.len()
+            );
+        }
     }
-    let took = begun.elapsed();
-    let outcome = Outcome {
-        scenarios: outcomes,
-        shape,
-        budget: o.budget,
-        seconds: o.seconds,
-        took,
-        load: (load_start, loadavg()),
-        meta: Meta::collect(
-            &opts,
-            &prepared.env,
-            &prepared.precompress,
-            took,
-            Vec::new(),
-        ),
-    };
+    let took = outcome.took;
     println!("{}", report::summary(&outcome));
-    if let Some(out) = &o.out {
-        report::write(out, &outcome)?;
-        eprintln!("wrote {}", out.display());
-    }
     eprintln!("search took {:.0} s", took.as_secs_f64());
     proc::cleanup();
     Ok(!o.quick || ok)
