@@ -14,6 +14,8 @@
 //! ladder), [`console`], [`markdown`] and [`svg`] (the report).
 //! `nginx-gen-bench capacity` is the other mode: [`capacity`] holds the planned clients on
 //! a live nginx per machine size.
+//! `nginx-gen-bench search` ([`search`]) runs the same harness over a grid of patches of
+//! nginx-gen's output: the best configuration it finds, next to nginx-gen's.
 
 #![allow(
     clippy::disallowed_methods,
@@ -43,6 +45,7 @@ mod proc;
 mod results;
 mod run;
 mod scenario;
+mod search;
 mod site;
 mod slowapp;
 mod stats;
@@ -98,6 +101,9 @@ fn main() -> ExitCode {
     // The proxy-slow scenario's application runs as a child of this binary.
     if let Some(code) = slowapp::child_main() {
         return code;
+    }
+    if std::env::args_os().nth(1).is_some_and(|a| a == "search") {
+        return search::main();
     }
     let opts = Opts::from_env();
     let result = match &opts.mode {

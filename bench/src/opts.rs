@@ -19,6 +19,8 @@ use crate::variants::Variant;
 /// site, loads every instance with wrk in interleaved rounds and writes a Markdown report
 /// with an SVG chart. Run as root: nginx binds ports and switches to www-data, and the
 /// shaped-link mode creates network namespaces. docs/benchmarks.md explains the method.
+/// `nginx-gen-bench search --help`: the configuration search (the best configuration the
+/// bench finds, next to nginx-gen's).
 #[derive(Debug, Clone, Parser)]
 #[allow(
     clippy::doc_markdown,

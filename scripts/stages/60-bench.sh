@@ -9,6 +9,8 @@
 # small machine size (1 vCPU, 512M), plain HTTP and TLS, the clients nginx-gen plans for it
 # held open on a live nginx in a network namespace; fails only when the harness breaks or
 # errors appear at 1.0× the planned clients (memory against the estimate is a result).
+# And `nginx-gen-bench search --quick` (≤ 60 s): the configuration search's whole path
+# (grid, nginx -t of each patch, screen, confirmation, report) on 3 alternatives of html.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -44,3 +46,10 @@ start=$SECONDS
 timeout 120 "$bin/nginx-gen-bench" capacity --quick --out "$cap"
 echo "60-bench: the capacity smoke took $((SECONDS - start)) s"
 grep -q 'nginx-gen-bench:capacity:end' "$cap"
+search=tests/artifacts/bench-search-quick.md
+rm -f "$search"
+start=$SECONDS
+timeout 90 "$bin/nginx-gen-bench" search --quick "${cpus[@]}" --out "$search"
+echo "60-bench: search --quick took $((SECONDS - start)) s (budget 60 s)"
+grep -q 'nginx-gen-bench-search:end' "$search"
+grep -q 'listen+ reuseport' "$search"

@@ -1,0 +1,731 @@
+//! `nginx-gen-bench search`: the ceiling. For each scenario, a bounded grid of alternative
+//! values for the directives that matter ([`grid`]), each a `--patch` of nginx-gen's own
+//! output, measured against nginx-gen's configuration with the main run's interleaved
+//! rounds and confidence intervals ([`run::all`], [`rank`]).
+//!
+//! Two stages per scenario, each a run of the main harness with its own instances:
+//! 1. the **screen**: nginx-gen and every alternative, one directive changed at a time
+//!    (a coordinate search from nginx-gen's configuration), `--rounds` rounds;
+//! 2. the **confirmation**: nginx-gen, the `--confirm` best alternatives of the screen and
+//!    the combination of the winners (one per directive), `--confirm-rounds` fresh rounds.
+//!    The best configuration and its interval come from these rounds only: the screen
+//!    picks the largest of many noisy ratios, which overstates it. A second instance of
+//!    nginx-gen's configuration runs with them as an A/A control: its interval should
+//!    contain 1, and a finding counts only where it does.
+//!
+//! `--budget` bounds the whole search ([`budget`]); the report ([`report`]) lists the grid,
+//! and per cell nginx-gen's result, the best configuration found, the difference with its
+//! 95 % interval and whether nginx-gen is within 3 % of it or better.
+
+mod budget;
+mod grid;
+mod rank;
+mod report;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use clap::Parser;
+use clap::builder::{PossibleValuesParser, RangedU64ValueParser};
+use nginx_gen_core::Plan;
+
+use crate::markdown::Meta;
+use crate::opts::Opts;
+use crate::prepare::{self, Prepared};
+use crate::proc::{self, Launch, NGINX};
+use crate::results::{ModeResult, harness_ok};
+use crate::run;
+use crate::scenario::{self, Scenario, scenarios};
+use crate::stats::Stat;
+use crate::variants::{self, Env, Kind, Variant};
+
+pub use budget::{Budget, Shape};
+pub use grid::{Alt, Knob};
+pub use rank::{Goal, Score};
+
+/// nginx-gen-bench search: the best configuration the bench can find, next to nginx-gen's.
+///
+/// For each scenario, tries a bounded grid of alternative values (keep-alive, buffers,
+/// open_file_cache, sendfile chunking, accept handling, reuseport, compression levels, TLS
+/// session settings), each a patch of nginx-gen's output, one directive at a time; measures
+/// them against nginx-gen's configuration in interleaved rounds, then the best few and
+/// their combination again in fresh rounds. Run as root. docs/benchmarks.md ("The ceiling:
+/// configuration search") explains the method.
+#[derive(Debug, Clone, Parser)]
+#[allow(
+    clippy::doc_markdown,
+    reason = "the doc comments are the --help text, printed as written"
+)]
+#[command(name = "nginx-gen-bench search", version, args_override_self = true)]
+pub struct SearchOpts {
+    /// CI smoke (≤ 60 s): 3 alternatives on the html scenario, 2 + 2 rounds at 50
+    /// connections; fails when the harness breaks (an instance does not start or answer,
+    /// a request errors)
+    #[arg(long)]
+    pub quick: bool,
+
+    /// Scenarios to search, comma-separated [default: all; html with --quick]
+    #[arg(long, value_name = "LIST", value_delimiter = ',', action = clap::ArgAction::Set,
+          value_parser = PossibleValuesParser::new(scenario::IDS))]
+    pub only: Option<Vec<String>>,
+
+    /// Connection counts, comma-separated [default: each scenario's first count of the
+    /// main run (50; 200 for gzip-js)]
+    #[arg(long, value_name = "LIST", value_delimiter = ',', action = clap::ArgAction::Set,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub conns: Option<Vec<u32>>,
+
+    /// Rounds of the screen (every alternative and nginx-gen, interleaved)
+    #[arg(long, value_name = "N", default_value_t = 3,
+          value_parser = RangedU64ValueParser::<usize>::new().range(1..))]
+    pub rounds: usize,
+
+    /// Fresh rounds of the confirmation (the best alternatives, their combination and the
+    /// A/A control: nginx-gen's configuration in a second instance)
+    #[arg(long, value_name = "N", default_value_t = 6,
+          value_parser = RangedU64ValueParser::<usize>::new().range(2..))]
+    pub confirm_rounds: usize,
+
+    /// How many of the screen's best alternatives are measured again
+    #[arg(long, value_name = "N", default_value_t = 3,
+          value_parser = RangedU64ValueParser::<usize>::new().range(1..))]
+    pub confirm: usize,
+
+    /// Seconds per wrk run (TLS runs last at least 2 s outside --quick)
+    #[arg(long, value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub seconds: u32,
+
+    /// Instead of the grid: this patch of nginx-gen's output (`'directive args; …'`, as
+    /// --patch takes it) is an alternative; repeatable. To measure again, with more rounds,
+    /// what an earlier search found
+    #[arg(long = "try", value_name = "'d a; …'", action = clap::ArgAction::Append)]
+    pub tries: Vec<String>,
+
+    /// Bound the whole search: seconds (900s, 15m, 1h) or wrk runs (400runs). Each
+    /// scenario takes at most an equal share of what is left; its grid is cut from the end
+    /// (the likeliest effects come first) [default: the whole grid]
+    #[arg(long, value_name = "TIME|Nruns")]
+    pub budget: Option<Budget>,
+
+    /// CPUs for the nginx under test (`taskset -c` list); their count is the worker count
+    #[arg(long, value_name = "LIST", default_value = "0")]
+    pub nginx_cpus: String,
+
+    /// CPUs for wrk and the upstream application (`taskset -c` list)
+    #[arg(long, value_name = "LIST", default_value = "1")]
+    pub wrk_cpus: String,
+
+    /// First loopback port (each instance takes the next two)
+    #[arg(long, value_name = "N", default_value_t = 28700)]
+    pub port: u16,
+
+    /// Markdown report: its section (between the search's markers) is replaced, or
+    /// appended to the file [default: none, the summary goes to stdout]
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+
+    /// Keep the temporary directory (configurations, logs) and print its path
+    #[arg(long)]
+    pub keep: bool,
+}
+
+impl SearchOpts {
+    /// `nginx-gen-bench search ARGS…` (the `search` word already taken off).
+    pub fn try_parse_args<I, T>(args: I) -> Result<Self, clap::Error>
+    where
+        I: IntoIterator<Item = T>,
+        T: Into<std::ffi::OsString> + Clone,
+    {
+        let mut o = Self::try_parse_from(
+            std::iter::once(std::ffi::OsString::from("nginx-gen-bench search"))
+                .chain(args.into_iter().map(Into::into)),
+        )?;
+        if o.quick {
+            o.rounds = 2;
+            o.confirm_rounds = 2;
+            o.confirm = 2;
+            o.seconds = 1;
+            o.only.get_or_insert_with(|| vec!["html".into()]);
+            o.conns.get_or_insert_with(|| vec![50]);
+        }
+        Ok(o)
+    }
+
+    pub fn shape(&self) -> Shape {
+        Shape {
+            rounds: self.rounds,
+            confirm_rounds: self.confirm_rounds,
+            confirm: self.confirm,
+        }
+    }
+
+    /// The main harness's options for one stage: loopback only, one scenario.
+    fn stage_opts(&self, sc: &Scenario, conns: &[u32], rounds: usize) -> Result<Opts, String> {
+        let mut o = Opts::try_parse_from([
+            "nginx-gen-bench",
+            "--nginx-cpus",
+            &self.nginx_cpus,
+            "--wrk-cpus",
+            &self.wrk_cpus,
+        ])
+        .map_err(|e| e.to_string())?;
+        o.quick = self.quick;
+        o.rounds = rounds;
+        o.seconds = self.seconds;
+        o.port = self.port;
+        o.keep = self.keep;
+        o.conns = Some(conns.to_vec());
+        o.only = Some(vec![sc.id.to_string()]);
+        o.out = None;
+        Ok(o)
+    }
+
+    /// The scenarios searched, in run order.
+    pub fn scenarios(&self) -> Vec<Scenario> {
+        scenarios()
+            .into_iter()
+            .filter(|s| {
+                self.only
+                    .as_ref()
+                    .is_none_or(|o| o.iter().any(|x| x == s.id))
+            })
+            .collect()
+    }
+
+    /// The connection counts of `sc`'s cells.
+    pub fn conns_of(&self, sc: &Scenario) -> Vec<u32> {
+        self.conns
+            .clone()
+            .unwrap_or_else(|| sc.conns.first().copied().into_iter().collect())
+    }
+}
+
+/// One cell's outcome: (scenario, connections).
+#[derive(Debug, Clone)]
+pub struct CellOutcome {
+    pub conns: u32,
+    /// nginx-gen's figures in the rounds that decided (the confirmation's, else the
+    /// screen's).
+    pub gen_stat: Stat,
+    /// Every tried alternative's score in the screen, in grid order.
+    pub screen: Vec<Score>,
+    /// The confirmed candidates (patch body) and their scores in the fresh rounds.
+    pub confirm: Vec<(String, Score)>,
+    /// The best configuration found (an index into `confirm`), when one came out ahead.
+    pub best: Option<usize>,
+    /// nginx-gen against a second instance of itself in the confirmation (A/A): how far
+    /// the harness's noise reaches. Its interval should contain 1.
+    pub control: Option<Score>,
+    /// `None` when nothing was tried (the budget).
+    pub goal: Option<Goal>,
+}
+
+/// One scenario's search.
+#[derive(Debug, Clone)]
+pub struct ScenarioOutcome {
+    pub scenario: Scenario,
+    /// The whole grid, nginx-gen's values included.
+    pub knobs: Vec<Knob>,
+    /// The alternatives measured, in grid order.
+    pub tried: Vec<Alt>,
+    /// Alternatives of the grid not measured, and why (budget, refused by `nginx -t`).
+    pub left_out: Vec<(String, String)>,
+    pub cells: Vec<CellOutcome>,
+    pub wall: Duration,
+}
+
+/// The whole search, for the report.
+#[derive(Debug)]
+pub struct Outcome {
+    pub scenarios: Vec<ScenarioOutcome>,
+    pub shape: Shape,
+    pub budget: Option<Budget>,
+    pub seconds: u32,
+    pub took: Duration,
+    /// /proc/loadavg's 1-minute figure at the start and at the end.
+    pub load: (String, String),
+    pub meta: Meta,
+}
+
+fn loadavg() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|l| l.split_whitespace().next().map(str::to_string))
+        .unwrap_or_else(|| "?".into())
+}
+
+/// nginx-gen's value of each directive for `sc`'s configuration.
+fn current_values(env: &Env, sc: &Scenario, port: u16) -> Result<Plan, String> {
+    let mut env = env.clone();
+    if env.upstream.is_empty() {
+        env.upstream = format!("{}:{}", env.addr, port);
+    }
+    Ok(Plan::new(&variants::gen_inputs(&env, sc.family, port)?))
+}
+
+/// Writes `variant`'s configuration for `sc` under `dir` and asks `nginx -t` about it.
+fn nginx_t(
+    variant: &Variant,
+    sc: &Scenario,
+    env: &Env,
+    dir: &std::path::Path,
+    launch: &Launch,
+) -> Result<(), String> {
+    let prefix = dir.join(format!("{}-{}", variant.name, sc.family.name()));
+    let mut env = env.clone();
+    env.upstream = format!("{}:9", env.addr);
+    let written = variants::write(variant, sc.family, &env, &prefix, 9)?;
+    let modules = prefix.join("modules");
+    if !modules.exists() {
+        std::os::unix::fs::symlink("/usr/share/nginx/modules", &modules)
+            .map_err(|e| format!("{}: {e}", modules.display()))?;
+    }
+    let out = launch
+        .command(NGINX)
+        .arg("-p")
+        .arg(&prefix)
+        .arg("-c")
+        .arg(&written.conf)
+        .arg("-e")
+        .arg(prefix.join("logs/error.log"))
+        .args(["-g", "daemon off;", "-t"])
+        .output()
+        .map_err(|e| format!("{NGINX}: {e}"))?;
+    if out.status.success() {
+        Ok(())
+    } else {
+        let text = String::from_utf8_lossy(&out.stderr);
+        Err(text
+            .lines()
+            .find(|l| l.contains("[emerg]"))
+            .unwrap_or("nginx -t failed")
+            .to_string())
+    }
+}
+
+/// One stage: the main harness on loopback with these variants (nginx-gen's first).
+fn stage(
+    o: &SearchOpts,
+    prepared: &Prepared,
+    dir: &str,
+    sc: &Scenario,
+    variants: &[Variant],
+    rounds: usize,
+) -> Result<ModeResult, String> {
+    let opts = o.stage_opts(sc, &o.conns_of(sc), rounds)?;
+    let tmp = prepared.tmp.join(dir);
+    std::fs::create_dir_all(&tmp).map_err(|e| format!("{}: {e}", tmp.display()))?;
+    let prep = Prepared {
+        tmp,
+        env: prepared.env.clone(),
+        script: prepared.script.clone(),
+        precompress: prepared.precompress.clone(),
+    };
+    let one = std::slice::from_ref(sc);
+    let (mut modes, _) = run::all(run::Setup::new(&opts, variants, one, &prep))?;
+    modes
+        .pop()
+        .ok_or_else(|| "the stage measured nothing".into())
+}
+
+fn gen_variant() -> Variant {
+    Variant {
+        name: "nginx-gen".into(),
+        kind: Kind::Gen,
+    }
+}
+
+/// nginx-gen's configuration again, in an instance of its own: the A/A control.
+fn control_variant() -> Variant {
+    Variant {
+        name: "nginx-gen-again".into(),
+        kind: Kind::Gen,
+    }
+}
+
+/// The search for one scenario; `Ok((outcome, harness ok))`.
+fn search_scenario(
+    o: &SearchOpts,
+    prepared: &Prepared,
+    sc: &Scenario,
+    knobs: Vec<Knob>,
+    tried: &[Alt],
+    left_out: Vec<(String, String)>,
+) -> Result<(ScenarioOutcome, bool), String> {
+    let started = Instant::now();
+    let workers = prepared.env.workers;
+    let mut ok = true;
+    let conns = o.conns_of(sc);
+    let mut outcome = ScenarioOutcome {
+        scenario: sc.clone(),
+        knobs,
+        tried: tried.to_vec(),
+        left_out,
+        cells: Vec::new(),
+        wall: Duration::ZERO,
+    };
+    if tried.is_empty() {
+        outcome.cells = conns
+            .iter()
+            .map(|&c| CellOutcome {
+                conns: c,
+                gen_stat: Stat::default(),
+                screen: Vec::new(),
+                confirm: Vec::new(),
+                best: None,
+                control: None,
+                goal: None,
+            })
+            .collect();
+        return Ok((outcome, ok));
+    }
+    // Screen: nginx-gen (index 0) and every alternative.
+    let mut vs = vec![gen_variant()];
+    vs.extend(
+        tried
+            .iter()
+            .enumerate()
+            .map(|(i, a)| grid::variant(grid::variant_name(i + 1, &a.body), a.directives())),
+    );
+    eprintln!(
+        "search {}: screen of {} alternatives, {} round(s)",
+        sc.id,
+        tried.len(),
+        o.rounds
+    );
+    let screen = stage(o, prepared, &format!("{}-screen", sc.id), sc, &vs, o.rounds)?;
+    ok &= harness_ok(std::slice::from_ref(&screen));
+    let scores: Vec<Vec<Score>> = screen
+        .cells
+        .iter()
+        .map(|c| {
+            (1..vs.len())
+                .map(|v| rank::score(c, v, 0, workers))
+                .collect()
+        })
+        .collect();
+    // Candidates for every cell at once: ranked by their scores across the cells.
+    let across = rank::across(&scores);
+    let mut candidates: Vec<String> = rank::top(&across, o.confirm)
+        .into_iter()
+        .map(|i| tried[i].body.clone())
+        .collect();
+    if let Some(combo) = rank::combine(tried, &across)
+        && !candidates.contains(&combo)
+    {
+        candidates.push(combo);
+    }
+    let mut cells: Vec<CellOutcome> = screen
+        .cells
+        .iter()
+        .zip(scores)
+        .map(|(c, s)| CellOutcome {
+            conns: c.conns,
+            gen_stat: Stat::of(&c.samples[0]),
+            screen: s,
+            confirm: Vec::new(),
+            best: None,
+            control: None,
+            goal: Some(Goal::Best),
+        })
+        .collect();
+    if !candidates.is_empty() {
+        // nginx-gen twice: the second instance is the A/A control, the noise floor the
+        // intervals should cover.
+        let mut vs = vec![gen_variant(), control_variant()];
+        vs.extend(
+            candidates
+                .iter()
+                .enumerate()
+                .map(|(i, b)| grid::variant(format!("c{}", i + 1), grid::split(b))),
+        );
+        eprintln!(
+            "search {}: confirmation of {} candidate(s), {} round(s)",
+            sc.id,
+            candidates.len(),
+            o.confirm_rounds
+        );
+        let confirm = stage(
+            o,
+            prepared,
+            &format!("{}-confirm", sc.id),
+            sc,
+            &vs,
+            o.confirm_rounds,
+        )?;
+        ok &= harness_ok(std::slice::from_ref(&confirm));
+        for (cell, c) in cells.iter_mut().zip(&confirm.cells) {
+            let s: Vec<Score> = (2..vs.len())
+                .map(|v| rank::score(c, v, 0, workers))
+                .collect();
+            let (best, goal) = rank::best(&s);
+            cell.control = Some(rank::score(c, 1, 0, workers));
+            cell.gen_stat = Stat::of(&c.samples[0]);
+            cell.confirm = candidates.iter().cloned().zip(s).collect();
+            cell.best = best;
+            cell.goal = Some(goal);
+        }
+    }
+    outcome.cells = cells;
+    outcome.wall = started.elapsed();
+    Ok((outcome, ok))
+}
+
+/// The whole search; `Ok(false)` when a run had errors in the smoke (`--quick`).
+fn search(o: &SearchOpts) -> Result<bool, String> {
+    prepare::preflight()?;
+    proc::install_handlers();
+    let begun = Instant::now();
+    let load_start = loadavg();
+    let opts = o.stage_opts(&scenarios()[0], &[50], o.rounds)?;
+    let prepared = prepare::prepare(&opts)?;
+    let launch = Launch {
+        netns: None,
+        cpus: o.nginx_cpus.clone(),
+        nofile: variants::SYSTEMD_NOFILE,
+        cgroup: None,
+    };
+    let check_dir = prepared.tmp.join("nginx-t");
+    // The grid of every scenario, each alternative checked by `nginx -t`.
+    let mut plans = Vec::new();
+    for sc in o.scenarios() {
+        let plan = current_values(&prepared.env, &sc, o.port)?;
+        let current = |d: &str| plan.get(d).map(nginx_gen_core::plan::Setting::value);
+        let knobs = if o.tries.is_empty() {
+            grid::grid(&sc, &current, o.quick)
+        } else {
+            grid::tries(&o.tries)
+        };
+        let mut tried = Vec::new();
+        let mut left_out = Vec::new();
+        for (i, alt) in knobs.iter().flat_map(|k| &k.alts).enumerate() {
+            let v = grid::variant(grid::variant_name(i + 1, &alt.body), alt.directives());
+            match nginx_t(&v, &sc, &prepared.env, &check_dir, &launch) {
+                Ok(()) => tried.push(alt.clone()),
+                Err(e) => left_out.push((alt.body.clone(), format!("refused by nginx -t: {e}"))),
+            }
+        }
+        plans.push((sc, knobs, tried, left_out));
+    }
+    let shape = o.shape();
+    let jobs: Vec<budget::Job> = plans
+        .iter()
+        .map(|(sc, _, tried, _)| budget::Job {
+            alts: tried.len(),
+            cells: o.conns_of(sc).len(),
+            load_s: if sc.family == variants::Family::Tls && !o.quick {
+                o.seconds.max(2)
+            } else {
+                o.seconds
+            },
+        })
+        .collect();
+    let fits = budget::fit(o.budget, &jobs, shape);
+    let planned: f64 = fits.iter().map(|f| f.seconds).sum();
+    eprintln!(
+        "search: {} scenario(s), {} alternatives tried of {}, about {:.0} s of load planned",
+        plans.len(),
+        fits.iter().map(|f| f.alts).sum::<usize>(),
+        jobs.iter().map(|j| j.alts).sum::<usize>(),
+        planned
+    );
+    let mut ok = true;
+    let mut outcome = Outcome {
+        scenarios: Vec::new(),
+        shape,
+        budget: o.budget,
+        seconds: o.seconds,
+        took: Duration::ZERO,
+        load: (load_start, String::new()),
+        meta: Meta::collect(
+            &opts,
+            &prepared.env,
+            &prepared.precompress,
+            Duration::ZERO,
+            Vec::new(),
+        ),
+    };
+    let total = plans.len();
+    for ((sc, knobs, mut tried, mut left_out), fit) in plans.into_iter().zip(fits) {
+        for alt in tried.split_off(fit.alts) {
+            left_out.push((
+                alt.body,
+                format!(
+                    "over the budget ({})",
+                    o.budget.map_or_else(String::new, |b| b.to_string())
+                ),
+            ));
+        }
+        let (out, good) = search_scenario(o, &prepared, &sc, knobs, &tried, left_out)?;
+        ok &= good;
+        outcome.scenarios.push(out);
+        outcome.took = begun.elapsed();
+        outcome.load.1 = loadavg();
+        // After every scenario, so an interrupted search keeps what it measured.
+        if let Some(out) = &o.out {
+            report::write(out, &outcome)?;
+            eprintln!(
+                "wrote {} ({} of {total} scenarios)",
+                out.display(),
+                outcome.scenarios.len()
+            );
+        }
+    }
+    let took = outcome.took;
+    println!("{}", report::summary(&outcome));
+    eprintln!("search took {:.0} s", took.as_secs_f64());
+    proc::cleanup();
+    Ok(!o.quick || ok)
+}
+
+/// `nginx-gen-bench search …`: parses its own options (the first argument is `search`).
+pub fn main() -> ExitCode {
+    let o = SearchOpts::try_parse_args(std::env::args_os().skip(2)).unwrap_or_else(|e| e.exit());
+    match search(&o) {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => {
+            eprintln!(
+                "nginx-gen-bench search: errors during the smoke run: the harness or a configuration is broken"
+            );
+            ExitCode::FAILURE
+        }
+        Err(e) => {
+            proc::cleanup();
+            eprintln!("nginx-gen-bench search: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    use super::*;
+
+    fn parse(args: &[&str]) -> Result<SearchOpts, clap::Error> {
+        SearchOpts::try_parse_args(args.iter().copied())
+    }
+
+    #[test]
+    fn clap_definition_is_consistent() {
+        SearchOpts::command().debug_assert();
+    }
+
+    #[test]
+    fn defaults_and_quick() {
+        let o = parse(&[]).expect("valid");
+        assert!(o.tries.is_empty());
+        assert_eq!(
+            (o.rounds, o.confirm_rounds, o.confirm, o.seconds, o.port),
+            (3, 6, 3, 1, 28700)
+        );
+        assert_eq!(
+            (o.budget, o.out.clone(), o.quick, o.keep),
+            (None, None, false, false)
+        );
+        let ids: Vec<&str> = o.scenarios().iter().map(|s| s.id).collect();
+        assert_eq!(ids, scenario::IDS);
+        // Each scenario's first connection count of the main run.
+        let conns: Vec<Vec<u32>> = o.scenarios().iter().map(|s| o.conns_of(s)).collect();
+        assert_eq!(conns[0], [50]);
+        assert_eq!(conns[3], [200], "gzip-js");
+        let q = parse(&["--quick", "--rounds", "9", "--budget", "60s"]).expect("valid");
+        assert_eq!((q.rounds, q.confirm_rounds, q.confirm), (2, 2, 2));
+        assert_eq!(q.budget, Some(Budget::Seconds(60.0)));
+        assert_eq!(q.scenarios().len(), 1);
+        assert_eq!(q.conns_of(&q.scenarios()[0]), [50]);
+    }
+
+    #[test]
+    fn flags_keep_their_spelling() {
+        let o = parse(&[
+            "--only",
+            "html,tls",
+            "--conns",
+            "50,200",
+            "--rounds",
+            "4",
+            "--confirm-rounds",
+            "8",
+            "--confirm",
+            "2",
+            "--seconds",
+            "2",
+            "--budget",
+            "400runs",
+            "--nginx-cpus",
+            "0",
+            "--wrk-cpus",
+            "1",
+            "--port",
+            "30000",
+            "--out",
+            "s.md",
+            "--keep",
+            "--try",
+            "output_buffers 1 128k",
+            "--try",
+            "sendfile_max_chunk 0; listen+ reuseport",
+        ])
+        .expect("valid");
+        assert_eq!(
+            o.tries,
+            [
+                "output_buffers 1 128k",
+                "sendfile_max_chunk 0; listen+ reuseport"
+            ]
+        );
+        assert_eq!(o.scenarios().len(), 2);
+        assert_eq!(o.conns, Some(vec![50, 200]));
+        assert_eq!(
+            o.shape(),
+            Shape {
+                rounds: 4,
+                confirm_rounds: 8,
+                confirm: 2
+            }
+        );
+        assert_eq!((o.seconds, o.port), (2, 30000));
+        assert_eq!(o.budget, Some(Budget::Runs(400)));
+        assert_eq!(o.out, Some(PathBuf::from("s.md")));
+        // The stage's options: one scenario, its counts, the CPUs and rounds given.
+        let sc = &o.scenarios()[1];
+        let st = o.stage_opts(sc, &[50], 8).expect("stage");
+        assert_eq!(st.only, Some(vec!["tls".to_string()]));
+        assert_eq!((st.rounds, st.seconds, st.port), (8, 2, 30000));
+        assert_eq!((st.nginx_cpus.as_str(), st.wrk_cpus.as_str()), ("0", "1"));
+        assert!(st.loopback() && !st.shaped && st.out.is_none());
+        for bad in [
+            &["--budget", "900"][..],
+            &["--confirm-rounds", "1"],
+            &["--rounds", "0"],
+            &["--only", "nope"],
+            &["--conns", "0"],
+        ] {
+            assert!(parse(bad).is_err(), "{bad:?} accepted");
+        }
+    }
+
+    #[test]
+    fn help_names_the_options() {
+        let help = SearchOpts::command().render_long_help().to_string();
+        for flag in [
+            "--quick",
+            "--only",
+            "--conns",
+            "--rounds",
+            "--confirm-rounds",
+            "--confirm",
+            "--seconds",
+            "--budget",
+            "--try",
+            "--out",
+            "--keep",
+        ] {
+            assert!(help.contains(flag), "{flag} missing");
+        }
+    }
+}

@@ -1,0 +1,482 @@
+//! The search's grid: which directives it varies for a scenario, and to which values.
+//!
+//! A knob is one directive (or one setting family, such as `open_file_cache` on, larger or
+//! off) with a few alternative values; each alternative is a `--patch` of nginx-gen's own
+//! output, so the renderer's origins place it and nothing is string-edited. The grid is a
+//! coordinate search from nginx-gen's configuration: one knob at a time, every other
+//! setting as nginx-gen wrote it. Alternatives equal to nginx-gen's value are left out.
+
+use crate::scenario::Scenario;
+use crate::variants::{Family, Variant};
+
+/// When a knob applies to a scenario.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum When {
+    /// Every scenario of the families listed.
+    Always,
+    /// Only where nginx-gen's output has the directive (e.g. the upstream `keepalive`,
+    /// which cannot be added outside an `upstream {}` block).
+    IfSet,
+    /// Only when the scenario's requests accept compression (`Accept-Encoding`).
+    Compressed,
+    /// Both: nginx-gen writes it and the requests accept compression (brotli).
+    CompressedIfSet,
+}
+
+/// One row of the grid's table.
+struct Spec {
+    directive: &'static str,
+    families: &'static [Family],
+    when: When,
+    /// The patch bodies tried (`directive args`, `-directive`, `listen+ option`).
+    alts: &'static [&'static str],
+}
+
+const ALL: &[Family] = &[Family::Static, Family::Tls, Family::Proxy];
+const FILES: &[Family] = &[Family::Static, Family::Tls];
+const TLS: &[Family] = &[Family::Tls];
+const PROXY: &[Family] = &[Family::Proxy];
+
+/// The grid, in order of expected effect (a budget cuts from the end).
+const SPECS: &[Spec] = &[
+    Spec {
+        directive: "keepalive_requests",
+        families: ALL,
+        when: When::Always,
+        alts: &["keepalive_requests 10000", "keepalive_requests 100"],
+    },
+    Spec {
+        directive: "open_file_cache",
+        families: FILES,
+        when: When::Always,
+        alts: &[
+            "-open_file_cache",
+            "open_file_cache max=10000 inactive=20s",
+            "open_file_cache_min_uses 1",
+        ],
+    },
+    Spec {
+        directive: "ssl_buffer_size",
+        families: TLS,
+        when: When::Always,
+        alts: &["ssl_buffer_size 4k", "ssl_buffer_size 8k"],
+    },
+    Spec {
+        directive: "output_buffers",
+        families: FILES,
+        when: When::Always,
+        alts: &["output_buffers 1 128k", "output_buffers 4 32k"],
+    },
+    Spec {
+        directive: "sendfile_max_chunk",
+        families: &[Family::Static],
+        when: When::Always,
+        alts: &["sendfile_max_chunk 256k", "sendfile_max_chunk 0"],
+    },
+    Spec {
+        directive: "proxy_buffers",
+        families: PROXY,
+        when: When::IfSet,
+        alts: &["proxy_buffers 8 16k", "proxy_buffers 4 64k"],
+    },
+    Spec {
+        directive: "proxy_buffer_size",
+        families: PROXY,
+        when: When::IfSet,
+        alts: &["proxy_buffer_size 8k", "proxy_buffer_size 32k"],
+    },
+    Spec {
+        directive: "keepalive",
+        families: PROXY,
+        when: When::IfSet,
+        alts: &["keepalive 16", "keepalive 256"],
+    },
+    Spec {
+        directive: "ssl_session_cache",
+        families: TLS,
+        when: When::Always,
+        alts: &["ssl_session_cache shared:SSL:20m", "ssl_session_cache off"],
+    },
+    Spec {
+        directive: "ssl_session_tickets",
+        families: TLS,
+        when: When::Always,
+        alts: &["ssl_session_tickets on"],
+    },
+    Spec {
+        directive: "reuseport",
+        families: ALL,
+        when: When::Always,
+        alts: &["listen+ reuseport"],
+    },
+    Spec {
+        directive: "multi_accept",
+        families: ALL,
+        when: When::Always,
+        alts: &["multi_accept off", "multi_accept on"],
+    },
+    Spec {
+        directive: "accept_mutex",
+        families: ALL,
+        when: When::Always,
+        alts: &["accept_mutex on"],
+    },
+    Spec {
+        directive: "keepalive_timeout",
+        families: ALL,
+        when: When::Always,
+        alts: &["keepalive_timeout 75s", "keepalive_timeout 10s"],
+    },
+    Spec {
+        directive: "client_body_buffer_size",
+        families: PROXY,
+        when: When::IfSet,
+        alts: &["client_body_buffer_size 8k", "client_body_buffer_size 64k"],
+    },
+    Spec {
+        directive: "gzip_comp_level",
+        families: ALL,
+        when: When::Compressed,
+        alts: &["gzip_comp_level 2", "gzip_comp_level 5"],
+    },
+    Spec {
+        directive: "brotli_comp_level",
+        families: ALL,
+        when: When::CompressedIfSet,
+        alts: &["brotli_comp_level 4", "brotli_comp_level 6"],
+    },
+];
+
+/// The alternatives of the `--quick` smoke: cheap to run, and each exercises another kind
+/// of patch (a replaced directive, a removed one, a listen option).
+pub const QUICK: &[&str] = &[
+    "keepalive_requests 10000",
+    "-open_file_cache",
+    "listen+ reuseport",
+];
+
+/// One alternative: a patch of nginx-gen's output.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Alt {
+    /// The knob it belongs to (alternatives of one knob exclude each other).
+    pub knob: &'static str,
+    /// The patch body, as `--patch` takes it.
+    pub body: String,
+}
+
+impl Alt {
+    /// The `(directive, args)` list the patch machinery applies.
+    pub fn directives(&self) -> Vec<(String, String)> {
+        split(&self.body)
+    }
+}
+
+/// `a b; -c; listen+ d` → `[("a", "b"), ("-c", ""), ("listen+", "d")]`, as `--patch` parses.
+pub fn split(body: &str) -> Vec<(String, String)> {
+    body.split(';')
+        .map(str::trim)
+        .filter(|d| !d.is_empty())
+        .map(|d| {
+            let (n, a) = d.split_once(char::is_whitespace).unwrap_or((d, ""));
+            (n.to_string(), a.trim().to_string())
+        })
+        .collect()
+}
+
+/// One directive varied, with nginx-gen's value and the alternatives tried.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Knob {
+    pub directive: &'static str,
+    /// nginx-gen's value (`None`: not written, nginx's default applies).
+    pub current: Option<String>,
+    pub alts: Vec<Alt>,
+}
+
+/// Does the patch body set what nginx-gen already has? (`multi_accept on` where the output
+/// says `multi_accept on`; removing a directive nginx-gen does not write.)
+fn same_as_current(body: &str, current: &dyn Fn(&str) -> Option<String>) -> bool {
+    split(body).iter().all(|(name, args)| {
+        if let Some(bare) = name.strip_prefix('-') {
+            current(bare).is_none()
+        } else if name.starts_with("listen") {
+            false
+        } else {
+            current(name).as_deref() == Some(args.as_str())
+        }
+    })
+}
+
+/// The grid for `scenario`. `current(directive)` is nginx-gen's value of a directive in the
+/// scenario's configuration (`None` when it does not write it). With `quick`, only the
+/// [`QUICK`] alternatives.
+pub fn grid(
+    scenario: &Scenario,
+    current: &dyn Fn(&str) -> Option<String>,
+    quick: bool,
+) -> Vec<Knob> {
+    let compressed = scenario
+        .headers
+        .iter()
+        .any(|h| h.to_ascii_lowercase().starts_with("accept-encoding"));
+    SPECS
+        .iter()
+        .filter(|s| s.families.contains(&scenario.family))
+        .filter(|s| {
+            let set = current(s.directive).is_some();
+            match s.when {
+                When::Always => true,
+                When::IfSet => set,
+                When::Compressed => compressed,
+                When::CompressedIfSet => compressed && set,
+            }
+        })
+        .map(|s| Knob {
+            directive: s.directive,
+            current: current(s.directive),
+            alts: s
+                .alts
+                .iter()
+                .filter(|b| !same_as_current(b, current))
+                .filter(|b| !quick || QUICK.contains(b))
+                .map(|b| Alt {
+                    knob: s.directive,
+                    body: (*b).to_string(),
+                })
+                .collect(),
+        })
+        .filter(|k| !k.alts.is_empty())
+        .collect()
+}
+
+/// The knob of `--try` patches: one, so they are never combined with each other.
+pub const TRY: &str = "--try";
+
+/// `--try` patches instead of the grid: each an alternative, in the order given.
+pub fn tries(bodies: &[String]) -> Vec<Knob> {
+    if bodies.is_empty() {
+        return Vec::new();
+    }
+    vec![Knob {
+        directive: TRY,
+        current: None,
+        alts: bodies
+            .iter()
+            .map(|b| Alt {
+                knob: TRY,
+                body: b.trim().to_string(),
+            })
+            .collect(),
+    }]
+}
+
+/// A variant name safe in a path and in nginx's configuration (it names the instance's
+/// prefix directory): `a03-keepalive_requests-10000`.
+pub fn variant_name(index: usize, body: &str) -> String {
+    let mut name = format!("a{index:02}-");
+    let mut last_dash = true;
+    for ch in body.chars() {
+        let c = if ch.is_ascii_alphanumeric() || ch == '_' || ch == '.' {
+            ch
+        } else {
+            '-'
+        };
+        if c == '-' && last_dash {
+            continue;
+        }
+        last_dash = c == '-';
+        name.push(c);
+    }
+    name.truncate(48);
+    name.trim_end_matches('-').to_string()
+}
+
+/// The patched variant that tries `directives` under `name`.
+pub fn variant(name: String, directives: Vec<(String, String)>) -> Variant {
+    Variant {
+        name,
+        kind: crate::variants::Kind::Patched(directives),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::scenarios;
+
+    fn scenario(id: &str) -> Scenario {
+        scenarios()
+            .into_iter()
+            .find(|s| s.id == id)
+            .expect("scenario")
+    }
+
+    /// nginx-gen's values as the bench's configurations have them (policy 2026.12).
+    fn gen_values(family: Family) -> impl Fn(&str) -> Option<String> {
+        move |d: &str| {
+            let v = match (family, d) {
+                (_, "keepalive_requests") => "1000",
+                (_, "keepalive_timeout") => "30s",
+                (_, "multi_accept") => "on",
+                (_, "gzip_comp_level") => "1",
+                (Family::Static | Family::Tls, "open_file_cache") => "max=1200 inactive=60s",
+                (Family::Tls, "ssl_session_cache") => "shared:SSL:3m",
+                (Family::Tls, "ssl_session_tickets") => "off",
+                (Family::Proxy, "proxy_buffers") => "4 32k",
+                (Family::Proxy, "proxy_buffer_size" | "client_body_buffer_size") => "16k",
+                (Family::Proxy, "keepalive") => "64",
+                _ => return None,
+            };
+            Some(v.to_string())
+        }
+    }
+
+    fn directives(knobs: &[Knob]) -> Vec<&str> {
+        knobs.iter().map(|k| k.directive).collect()
+    }
+
+    fn bodies(knobs: &[Knob]) -> Vec<&str> {
+        knobs
+            .iter()
+            .flat_map(|k| &k.alts)
+            .map(|a| a.body.as_str())
+            .collect()
+    }
+
+    #[test]
+    fn static_html_grid() {
+        let g = grid(&scenario("html"), &gen_values(Family::Static), false);
+        assert_eq!(
+            directives(&g),
+            [
+                "keepalive_requests",
+                "open_file_cache",
+                "output_buffers",
+                "sendfile_max_chunk",
+                "reuseport",
+                "multi_accept",
+                "accept_mutex",
+                "keepalive_timeout",
+            ]
+        );
+        // nginx-gen already writes `multi_accept on`: only `off` is an alternative.
+        let multi = g
+            .iter()
+            .find(|k| k.directive == "multi_accept")
+            .expect("knob");
+        assert_eq!(multi.current.as_deref(), Some("on"));
+        assert_eq!(bodies(std::slice::from_ref(multi)), ["multi_accept off"]);
+        // Not written by nginx-gen: `current` is None and every alternative stays.
+        let chunk = g
+            .iter()
+            .find(|k| k.directive == "sendfile_max_chunk")
+            .expect("knob");
+        assert_eq!((chunk.current.as_deref(), chunk.alts.len()), (None, 2));
+        assert_eq!(bodies(&g).len(), 14);
+        // No compression knob without Accept-Encoding, no TLS or proxy knob.
+        assert!(
+            !bodies(&g)
+                .iter()
+                .any(|b| b.starts_with("gzip") || b.starts_with("ssl_") || b.starts_with("proxy_"))
+        );
+    }
+
+    #[test]
+    fn tls_proxy_and_compression_grids() {
+        let tls = grid(&scenario("tls"), &gen_values(Family::Tls), false);
+        let b = bodies(&tls);
+        assert!(b.contains(&"ssl_session_tickets on") && b.contains(&"ssl_buffer_size 4k"));
+        assert!(b.contains(&"ssl_session_cache off") && b.contains(&"output_buffers 1 128k"));
+        // TLS never uses sendfile (no kTLS on this nginx): no chunking knob.
+        assert!(!directives(&tls).contains(&"sendfile_max_chunk"));
+
+        let proxy = grid(&scenario("proxy"), &gen_values(Family::Proxy), false);
+        let d = directives(&proxy);
+        for want in [
+            "proxy_buffers",
+            "proxy_buffer_size",
+            "keepalive",
+            "client_body_buffer_size",
+        ] {
+            assert!(d.contains(&want), "{want} missing: {d:?}");
+        }
+        assert!(!d.contains(&"open_file_cache") && !d.contains(&"output_buffers"));
+        // The upstream keepalive only where nginx-gen writes an upstream block.
+        let none = |_: &str| None;
+        assert!(!directives(&grid(&scenario("proxy"), &none, false)).contains(&"keepalive"));
+
+        let gz = grid(&scenario("gzip-js"), &gen_values(Family::Static), false);
+        let b = bodies(&gz);
+        assert!(b.contains(&"gzip_comp_level 2") && b.contains(&"gzip_comp_level 5"));
+        // brotli only when the output has it.
+        assert!(!b.iter().any(|x| x.starts_with("brotli")));
+        let with_brotli = |d: &str| {
+            (d == "brotli_comp_level")
+                .then(|| "4".to_string())
+                .or_else(|| gen_values(Family::Static)(d))
+        };
+        let b2 = grid(&scenario("gzip-js"), &with_brotli, false);
+        assert_eq!(
+            b2.iter()
+                .find(|k| k.directive == "brotli_comp_level")
+                .map(|k| bodies(std::slice::from_ref(k))),
+            Some(vec!["brotli_comp_level 6"]),
+            "level 4 is nginx-gen's own"
+        );
+    }
+
+    #[test]
+    fn quick_grid_is_three_alternatives() {
+        let g = grid(&scenario("html"), &gen_values(Family::Static), true);
+        assert_eq!(bodies(&g), QUICK);
+    }
+
+    #[test]
+    fn tries_replace_the_grid() {
+        assert!(tries(&[]).is_empty());
+        let t = tries(&["output_buffers 1 128k".into(), " -open_file_cache ".into()]);
+        assert_eq!(t.len(), 1);
+        assert_eq!(t[0].directive, TRY);
+        assert_eq!(bodies(&t), ["output_buffers 1 128k", "-open_file_cache"]);
+    }
+
+    #[test]
+    fn same_as_current_covers_removal_and_listen() {
+        let cur = gen_values(Family::Static);
+        assert!(same_as_current("keepalive_requests 1000", &cur));
+        assert!(!same_as_current("keepalive_requests 10000", &cur));
+        // Removing what is not there changes nothing; a listen option always changes.
+        assert!(same_as_current("-ssl_session_cache", &cur));
+        assert!(!same_as_current("-open_file_cache", &cur));
+        assert!(!same_as_current("listen+ reuseport", &cur));
+    }
+
+    #[test]
+    fn names_and_directives() {
+        assert_eq!(
+            variant_name(3, "keepalive_requests 10000"),
+            "a03-keepalive_requests-10000"
+        );
+        assert_eq!(variant_name(12, "-open_file_cache"), "a12-open_file_cache");
+        assert_eq!(
+            variant_name(1, "ssl_session_cache shared:SSL:20m"),
+            "a01-ssl_session_cache-shared-SSL-20m"
+        );
+        assert!(variant_name(0, &"x ".repeat(80)).len() <= 48);
+        assert_eq!(
+            split("a b c; -d;; listen+ reuseport "),
+            [
+                ("a".to_string(), "b c".to_string()),
+                ("-d".to_string(), String::new()),
+                ("listen+".to_string(), "reuseport".to_string()),
+            ]
+        );
+        let alt = Alt {
+            knob: "x",
+            body: "output_buffers 1 128k".into(),
+        };
+        assert_eq!(
+            alt.directives(),
+            [("output_buffers".to_string(), "1 128k".to_string())]
+        );
+    }
+}

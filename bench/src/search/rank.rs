@@ -1,0 +1,320 @@
+//! Ranking the alternatives against nginx-gen's configuration: the deciding measure per
+//! cell (req/s where nginx is the bottleneck, CPU per request where wrk sets the rate),
+//! its 95 % interval over the paired rounds, the main run's verdict, and the goal
+//! ("nginx-gen within 3 % of the best found, or better").
+
+use crate::results::{Cell, Sample};
+use crate::search::grid::Alt;
+use crate::stats::{Interval, Stat, interval, per_round};
+use crate::verdict::{BUSY, Verdict, ratio};
+
+/// nginx-gen may trail the best configuration found by this much (the goal).
+pub const GOAL: f64 = 1.03;
+
+/// An alternative against nginx-gen's configuration in one cell.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Score {
+    /// nginx was the bottleneck: req/s decide; otherwise CPU per request does.
+    pub nginx_bound: bool,
+    /// The deciding measure, alternative ÷ nginx-gen (CPU: nginx-gen's ÷ the
+    /// alternative's), above 1 = the alternative is better: geometric mean of the rounds
+    /// with its 95 % interval.
+    pub gain: Interval,
+    /// req/s ratio, for the report.
+    pub rps: Interval,
+    /// The main run's verdict of the alternative against nginx-gen.
+    pub verdict: Verdict,
+}
+
+impl Score {
+    /// May be the best configuration: no errors, no loss, p99 no worse.
+    pub fn eligible(&self) -> bool {
+        self.verdict.meets_bar()
+    }
+
+    /// The deciding measure's name, for the report.
+    pub fn measure(&self) -> &'static str {
+        if self.nginx_bound { "req/s" } else { "CPU/req" }
+    }
+}
+
+fn cpu_per_req(s: &Sample) -> Option<f64> {
+    (s.wrk.requests > 0 && s.cpu_ns > 0).then(|| s.cpu_ns as f64 / s.wrk.requests as f64)
+}
+
+/// Variant `v` against nginx-gen (`base`) in `cell`, on loopback.
+pub fn score(cell: &Cell, v: usize, base: usize, workers: usize) -> Score {
+    let (a, b) = (&cell.samples[v], &cell.samples[base]);
+    let busy = BUSY * workers as f64;
+    let nginx_bound = Stat::of(a).cpu_util >= busy || Stat::of(b).cpu_util >= busy;
+    let rps = interval(&per_round(a, b, |x, y| {
+        (y.wrk.rps() > 0.0).then(|| x.wrk.rps() / y.wrk.rps())
+    }));
+    let cpu = interval(&per_round(a, b, |x, y| {
+        Some(cpu_per_req(y)? / cpu_per_req(x)?)
+    }));
+    Score {
+        nginx_bound,
+        gain: if nginx_bound { rps } else { cpu },
+        rps,
+        verdict: ratio(cell, v, base, workers, None).verdict,
+    }
+}
+
+/// The indices of the `k` best eligible scores, best first (by the geometric mean).
+pub fn top(scores: &[Score], k: usize) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..scores.len())
+        .filter(|&i| scores[i].eligible())
+        .collect();
+    order.sort_by(|&a, &b| scores[b].gain.mid.total_cmp(&scores[a].gain.mid));
+    order.truncate(k);
+    order
+}
+
+/// One score per alternative across the cells of a scenario (to choose the confirmation's
+/// candidates once for all its cells): the geometric mean of the cells' gains and req/s
+/// ratios, the widest interval, and the first verdict that fails the bar (else the first
+/// cell's).
+pub fn across(cells: &[Vec<Score>]) -> Vec<Score> {
+    let Some(first) = cells.first() else {
+        return Vec::new();
+    };
+    let gm = |v: &mut dyn Iterator<Item = f64>| {
+        let logs: Vec<f64> = v.map(f64::ln).collect();
+        (logs.iter().sum::<f64>() / logs.len().max(1) as f64).exp()
+    };
+    (0..first.len())
+        .map(|i| {
+            let col: Vec<&Score> = cells.iter().map(|c| &c[i]).collect();
+            let widest = |f: fn(&Score) -> Interval| Interval {
+                lo: col.iter().map(|s| f(s).lo).fold(f64::INFINITY, f64::min),
+                mid: gm(&mut col.iter().map(|s| f(s).mid)),
+                hi: col.iter().map(|s| f(s).hi).fold(0.0, f64::max),
+            };
+            Score {
+                nginx_bound: col[0].nginx_bound,
+                gain: widest(|s| s.gain),
+                rps: widest(|s| s.rps),
+                verdict: col
+                    .iter()
+                    .map(|s| s.verdict)
+                    .find(|v| !v.meets_bar())
+                    .unwrap_or(col[0].verdict),
+            }
+        })
+        .collect()
+}
+
+/// The combination of the screen's winners: per knob, its best eligible alternative that
+/// came out ahead of nginx-gen (geometric mean above 1); `None` unless two knobs have one.
+pub fn combine(alts: &[Alt], scores: &[Score]) -> Option<String> {
+    let mut best: Vec<(usize, f64)> = Vec::new();
+    for (i, (alt, s)) in alts.iter().zip(scores).enumerate() {
+        if !s.eligible() || s.gain.mid <= 1.0 {
+            continue;
+        }
+        match best.iter_mut().find(|(j, _)| alts[*j].knob == alt.knob) {
+            Some(slot) if slot.1 < s.gain.mid => *slot = (i, s.gain.mid),
+            Some(_) => {}
+            None => best.push((i, s.gain.mid)),
+        }
+    }
+    (best.len() >= 2).then(|| {
+        best.iter()
+            .map(|(i, _)| alts[*i].body.as_str())
+            .collect::<Vec<_>>()
+            .join("; ")
+    })
+}
+
+/// Where nginx-gen stands against the best configuration found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Goal {
+    /// No alternative came out ahead of nginx-gen, and none can be more than 3 % ahead
+    /// with 95 % confidence: nginx-gen is the best found.
+    Best,
+    /// The best found is at most 3 % better, with 95 % confidence.
+    Within,
+    /// The best found is more than 3 % better, with 95 % confidence.
+    Missed,
+    /// The interval reaches across 3 %: more rounds would tell.
+    Unclear,
+}
+
+impl Goal {
+    /// From the best eligible alternative's gain over nginx-gen (`None`: no alternative).
+    pub fn of(best: Option<Interval>) -> Self {
+        match best {
+            None => Self::Best,
+            Some(g) if g.hi <= GOAL && g.mid <= 1.0 => Self::Best,
+            Some(g) if g.hi <= GOAL => Self::Within,
+            Some(g) if g.lo > GOAL => Self::Missed,
+            Some(_) => Self::Unclear,
+        }
+    }
+
+    pub fn text(self) -> &'static str {
+        match self {
+            Self::Best => "met: nginx-gen is the best found",
+            Self::Within => "met: within 3 %",
+            Self::Missed => "**MISSED: the best found is > 3 % better**",
+            Self::Unclear => "unclear (the interval reaches past 3 %)",
+        }
+    }
+
+    pub fn met(self) -> bool {
+        matches!(self, Self::Best | Self::Within)
+    }
+}
+
+/// The confirmed candidates' verdict: the best (index into `scores`) when one came out
+/// ahead of nginx-gen, and the goal.
+/// A best that is not ahead of nginx-gen is nginx-gen itself; the goal still asks how far
+/// ahead the closest alternative could be (a wide interval leaves it unclear).
+pub fn best(scores: &[Score]) -> (Option<usize>, Goal) {
+    match top(scores, 1).first() {
+        Some(&i) => {
+            let g = scores[i].gain;
+            ((g.mid > 1.0).then_some(i), Goal::of(Some(g)))
+        }
+        None => (None, Goal::Best),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::scenarios;
+    use crate::stats::tests::sample;
+
+    fn cell(samples: Vec<Vec<Sample>>) -> Cell {
+        Cell {
+            scenario: scenarios().remove(0),
+            conns: 50,
+            samples,
+        }
+    }
+
+    fn rounds(runs: &[(u64, u64)]) -> Vec<Sample> {
+        runs.iter().map(|&(r, c)| sample(r, c, 4)).collect()
+    }
+
+    fn iv(lo: f64, mid: f64, hi: f64) -> Interval {
+        Interval { lo, mid, hi }
+    }
+
+    fn s(mid: f64, verdict: Verdict) -> Score {
+        Score {
+            nginx_bound: true,
+            gain: iv(mid - 0.02, mid, mid + 0.02),
+            rps: iv(mid - 0.02, mid, mid + 0.02),
+            verdict,
+        }
+    }
+
+    #[test]
+    fn scores_decide_on_req_per_s_or_cpu() {
+        // nginx busy (95 % of its worker): req/s decide. The alternative is 4–6 % faster.
+        let gen_ = rounds(&[(20_000, 950), (20_500, 950), (19_800, 950)]);
+        let alt = rounds(&[(20_900, 950), (21_600, 950), (20_800, 950)]);
+        let sc = score(&cell(vec![gen_, alt]), 1, 0, 1);
+        assert!(sc.nginx_bound && sc.gain.above_one() && sc.measure() == "req/s");
+        assert_eq!(sc.verdict, Verdict::Win);
+        assert!((sc.gain.mid - 1.0490).abs() < 0.001, "{sc:?}");
+        // wrk-bound (nginx at 40 %), same rate, 10 % less CPU per request: CPU decides.
+        let gen_ = rounds(&[(30_000, 400), (30_000, 410), (30_000, 400)]);
+        let alt = rounds(&[(30_000, 360), (30_000, 372), (30_000, 361)]);
+        let sc = score(&cell(vec![gen_, alt]), 1, 0, 1);
+        assert!(!sc.nginx_bound && sc.measure() == "CPU/req");
+        assert!(
+            sc.gain.above_one() && (sc.gain.mid - 1.107).abs() < 0.01,
+            "{sc:?}"
+        );
+        assert_eq!(sc.verdict, Verdict::WinCpu);
+        assert!((sc.rps.mid - 1.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn ranking_skips_what_fails_the_bar() {
+        let scores = [
+            s(1.02, Verdict::Even),
+            s(1.10, Verdict::P99Worse),
+            s(1.05, Verdict::Win),
+            s(0.97, Verdict::Even),
+            s(1.20, Verdict::Errors),
+        ];
+        assert_eq!(top(&scores, 3), [2, 0, 3]);
+        assert_eq!(top(&scores, 1), [2]);
+        // 1.03..1.07: the interval reaches down to 3 %, not past it.
+        assert_eq!(best(&scores), (Some(2), Goal::Unclear));
+        // Nothing ahead of nginx-gen: it is the best found.
+        assert_eq!(best(&[s(0.99, Verdict::Even)]), (None, Goal::Best));
+        assert_eq!(best(&[s(1.3, Verdict::Loss)]), (None, Goal::Best));
+        // Behind nginx-gen, but so noisy it could be 16 % ahead: not shown either way.
+        let wide = Score {
+            gain: iv(0.80, 0.96, 1.16),
+            ..s(0.96, Verdict::Even)
+        };
+        assert_eq!(best(&[wide]), (None, Goal::Unclear));
+        assert_eq!(best(&[]), (None, Goal::Best));
+    }
+
+    #[test]
+    fn goal_is_three_percent_at_95_percent() {
+        assert_eq!(Goal::of(None), Goal::Best);
+        assert_eq!(Goal::of(Some(iv(0.99, 1.01, 1.03))), Goal::Within);
+        assert_eq!(Goal::of(Some(iv(0.97, 0.99, 1.02))), Goal::Best);
+        assert_eq!(Goal::of(Some(iv(1.031, 1.05, 1.07))), Goal::Missed);
+        assert_eq!(Goal::of(Some(iv(1.00, 1.03, 1.06))), Goal::Unclear);
+        assert!(Goal::Best.met() && Goal::Within.met());
+        assert!(!Goal::Missed.met() && !Goal::Unclear.met());
+        assert!(Goal::Missed.text().contains("MISSED"));
+    }
+
+    #[test]
+    fn across_cells() {
+        let one = vec![s(1.02, Verdict::Even), s(1.1, Verdict::Win)];
+        assert_eq!(across(std::slice::from_ref(&one)), one);
+        let two = vec![s(1.08, Verdict::Win), s(1.0, Verdict::Loss)];
+        let a = across(&[one, two]);
+        assert!((a[0].gain.mid - (1.02f64 * 1.08).sqrt()).abs() < 1e-9);
+        assert!((a[0].gain.lo - 1.0).abs() < 1e-9 && (a[0].gain.hi - 1.10).abs() < 1e-9);
+        assert_eq!((a[0].verdict, a[1].verdict), (Verdict::Even, Verdict::Loss));
+        assert!(across(&[]).is_empty());
+    }
+
+    #[test]
+    fn winners_combine_one_per_knob() {
+        let alt = |knob: &'static str, body: &str| Alt {
+            knob,
+            body: body.into(),
+        };
+        let alts = [
+            alt("keepalive_requests", "keepalive_requests 10000"),
+            alt("keepalive_requests", "keepalive_requests 100"),
+            alt("open_file_cache", "-open_file_cache"),
+            alt("reuseport", "listen+ reuseport"),
+            alt("multi_accept", "multi_accept off"),
+        ];
+        let scores = [
+            s(1.01, Verdict::Even),
+            s(1.03, Verdict::Even),
+            s(0.98, Verdict::Even),
+            s(1.02, Verdict::Win),
+            s(1.05, Verdict::P99Worse),
+        ];
+        assert_eq!(
+            combine(&alts, &scores).as_deref(),
+            Some("keepalive_requests 100; listen+ reuseport")
+        );
+        // One knob ahead: no combination (it would be that alternative again).
+        let scores = [
+            s(1.01, Verdict::Even),
+            s(1.03, Verdict::Even),
+            s(0.98, Verdict::Even),
+            s(0.99, Verdict::Even),
+            s(0.97, Verdict::Even),
+        ];
+        assert_eq!(combine(&alts, &scores), None);
+    }
+}
