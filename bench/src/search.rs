@@ -222,6 +222,21 @@ pub struct CellOutcome {
     pub goal: Option<Goal>,
 }
 
+impl CellOutcome {
+    /// A cell where nothing was tried (the budget ran out before it).
+    pub fn untried(conns: u32) -> Self {
+        Self {
+            conns,
+            gen_stat: Stat::default(),
+            screen: Vec::new(),
+            confirm: Vec::new(),
+            best: None,
+            control: None,
+            goal: None,
+        }
+    }
+}
+
 /// One scenario's search.
 #[derive(Debug, Clone)]
 pub struct ScenarioOutcome {
@@ -367,18 +382,7 @@ fn search_scenario(
         wall: Duration::ZERO,
     };
     if tried.is_empty() {
-        outcome.cells = conns
-            .iter()
-            .map(|&c| CellOutcome {
-                conns: c,
-                gen_stat: Stat::default(),
-                screen: Vec::new(),
-                confirm: Vec::new(),
-                best: None,
-                control: None,
-                goal: None,
-            })
-            .collect();
+        outcome.cells = conns.iter().map(|&c| CellOutcome::untried(c)).collect();
         return Ok((outcome, ok));
     }
     // Screen: nginx-gen (index 0) and every alternative.

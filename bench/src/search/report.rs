@@ -379,15 +379,7 @@ mod tests {
         let mut js = html.clone();
         js.scenario = scenarios().remove(1);
         js.tried.clear();
-        js.cells[0] = CellOutcome {
-            conns: 50,
-            gen_stat: Stat::default(),
-            screen: Vec::new(),
-            confirm: Vec::new(),
-            best: None,
-            control: None,
-            goal: None,
-        };
+        js.cells[0] = CellOutcome::untried(50);
         Outcome {
             scenarios: vec![html, tls, js],
             shape: Shape {

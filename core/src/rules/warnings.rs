@@ -96,17 +96,14 @@ fn decimal_permille(n: u64) -> String {
 /// towards it at the peak (its share of the proxied requests in flight, each HTTP/2 stream
 /// on its own connection, and of every worker's keepalive pool), with the numbers.
 fn crowded_upstream(c: &Ctx) -> Option<[(&'static str, String); 3]> {
-    use crate::tuning::{EPHEMERAL_PORTS, STREAMS_IN_FLIGHT};
+    use crate::tuning::EPHEMERAL_PORTS;
     let (i, t) = (c.i, c.t);
     let tcp: Vec<&Upstream> = i.upstreams.iter().filter(|u| u.is_tcp()).collect();
     if !i.workload.proxies() || tcp.is_empty() {
         return None;
     }
-    let fan_out = u64::from(if i.tls { STREAMS_IN_FLIGHT } else { 1 });
-    let p = u64::from(t.profile.upstream_permille);
-    let in_flight = (t.active_clients * p * fan_out).div_ceil(1000);
     let pooled = u64::from(t.workers) * u64::from(t.upstream_keepalive.unwrap_or(0));
-    let per_address = (in_flight + pooled).div_ceil(tcp.len() as u64);
+    let per_address = (t.upstream_in_flight + pooled).div_ceil(tcp.len() as u64);
     (2 * per_address > u64::from(EPHEMERAL_PORTS)).then(|| {
         [
             ("connections", per_address.to_string()),
@@ -168,7 +165,7 @@ pub(crate) fn warnings(c: &Ctx) -> Vec<Warning> {
         );
     }
     // The workers' fixed cost approaches the budget (half of it or more).
-    let fixed = crate::tuning::MASTER_BYTES + u64::from(t.workers) * t.worker_bytes;
+    let fixed = t.fixed_memory;
     if 2 * fixed >= t.memory_budget {
         warn(
             "worker_memory",

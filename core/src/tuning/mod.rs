@@ -130,6 +130,11 @@ pub struct Tuning {
     pub slots_permille: u64,
     /// Memory of one worker before any client: [`WORKER_BYTES`] and its slots.
     pub worker_bytes: u64,
+    /// Memory of the master and every worker before any client.
+    pub fixed_memory: u64,
+    /// Upstream connections of the active clients' requests in flight (each HTTP/2 or
+    /// HTTP/3 request on its own connection).
+    pub upstream_in_flight: u64,
     /// Memory nginx may plan for.
     pub memory_budget: u64,
     /// Upstream `keepalive` per worker, for workloads that proxy.
@@ -216,14 +221,8 @@ impl Tuning {
         let slots_term = extra_slots.into_iter().fold(None, |sum: Option<Term>, t| {
             Some(sum.unwrap_or_else(|| num(1u32)).plus(t))
         });
-        // The same sum in thousandths, exact where the term's value is rounded.
-        let slots_permille = 1000
-            + p * u64::from(fan_out)
-            + if inputs.http3 {
-                1000 * u64::from(QUIC_CONTROL_STREAMS + STREAMS_IN_FLIGHT)
-            } else {
-                0
-            };
+        // The sum in thousandths, exact where the term's value is rounded up.
+        let slots_permille = slots_term.as_ref().map_or(1000, Term::thousandths);
 
         let clients_target = inputs
             .clients
@@ -296,6 +295,7 @@ impl Tuning {
         let active_extra = ACTIVE_BYTES + if inputs.tls { TLS_ACTIVE_BYTES } else { 0 } + proxied;
         let client_bytes = idle_bytes + active_extra;
         let active_clients = (u64::from(clients) * u64::from(ACTIVE_PERMILLE)).div_ceil(1000);
+        let upstream_in_flight = (active_clients * p * u64::from(fan_out)).div_ceil(1000);
 
         let reserve = (ram / 8).clamp(ByteSize::mib(128).as_u64(), ByteSize::GIB.as_u64());
         let memory_budget = (ram - reserve) * profile.memory_percent / 100;
@@ -449,6 +449,8 @@ impl Tuning {
             active_clients,
             slots_permille,
             worker_bytes,
+            fixed_memory,
+            upstream_in_flight,
             memory_budget,
             upstream_keepalive,
             worker_connections,

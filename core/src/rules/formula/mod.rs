@@ -138,6 +138,12 @@ impl Term {
         self.num.div_ceil(self.den).min(u128::from(u64::MAX)) as u64
     }
 
+    /// The value in thousandths, rounded down (exact for every term with at most three
+    /// decimals).
+    pub fn thousandths(&self) -> u64 {
+        (self.num * 1000 / self.den).min(u128::from(u64::MAX)) as u64
+    }
+
     /// Whether the value is a whole number.
     pub fn is_whole(&self) -> bool {
         self.den == 1
@@ -415,6 +421,14 @@ pub mod eval;
 mod tests {
     use super::eval::check;
     use super::*;
+
+    #[test]
+    fn thousandths_are_exact_for_three_decimals() {
+        let t = Term::num(1u32).plus(Term::ratio(500, 1000).times(Term::num(6u32)));
+        assert_eq!((t.value(), t.thousandths()), (4, 4000));
+        assert_eq!(Term::ratio(3, 2).thousandths(), 1500);
+        assert_eq!(Term::ratio(1, 3).thousandths(), 333);
+    }
 
     #[test]
     fn texts_and_values_agree() {
