@@ -70,6 +70,26 @@ pub enum Command {
         #[arg(long)]
         dry_run: bool,
     },
+    /// Restore a backup set that `apply` made (default: the last), validated and probed.
+    ///
+    /// Puts back, byte for byte, every file the set's run replaced or removed and removes
+    /// the files it created, with the same steps as apply: the restored tree is checked
+    /// with nginx -t before anything moves, then reloaded and probed.
+    /// Exit codes: 0 restored, 1 failed (the files as they were before the rollback),
+    /// 2 invalid usage (no such set).
+    Rollback {
+        /// The backup set (an ID under /var/lib/nginx-gen/backups/); default: the last.
+        id: Option<String>,
+        /// List the backup sets, newest first; change nothing.
+        #[arg(long, conflicts_with = "id")]
+        list: bool,
+        /// Print a unified diff of what the rollback would change; change nothing.
+        #[arg(long)]
+        dry_run: bool,
+        /// The root the set was applied under (as `apply --install-root`).
+        #[arg(long, value_name = "DIR", default_value = "/")]
+        install_root: PathBuf,
+    },
     /// Print the JSON schema of the --input document.
     Schema,
     /// Print a shell completion script.

@@ -77,6 +77,12 @@ fn run(cli: Cli) -> Result<(), Failure> {
             install_root,
             dry_run,
         }) => apply(&generate, &install_root, dry_run),
+        Some(Command::Rollback {
+            id,
+            list,
+            dry_run,
+            install_root,
+        }) => rollback(&install_root, id.as_deref(), list, dry_run),
         Some(Command::Schema) => {
             let schema = nginx_gen_core::inputs::json_schema();
             print(&format!("{schema:#}\n"))
@@ -288,6 +294,38 @@ fn apply(args: &Generate, root: &std::path::Path, dry_run: bool) -> Result<(), F
             let _ = print(&failed.report);
             Err(Failure::Other(format!(
                 "apply failed at step {}: {}",
+                failed.step, failed.message
+            )))
+        }
+    }
+}
+
+/// `nginx-gen rollback`: exit 0 restored (or listed), 1 failed (left as before), 2 bad usage.
+fn rollback(
+    root: &std::path::Path,
+    id: Option<&str>,
+    list: bool,
+    dry_run: bool,
+) -> Result<(), Failure> {
+    if !root.is_dir() {
+        return Err(Failure::Usage(format!(
+            "--install-root {} is not a directory",
+            root.display()
+        )));
+    }
+    if list {
+        return apply::rollback::list(root)
+            .map_err(Failure::Usage)
+            .and_then(|text| print(&text));
+    }
+    let options = apply::rollback::Options { root, id, dry_run };
+    match apply::rollback::rollback(&options) {
+        Ok(report) => print(&report),
+        Err(apply::rollback::Error::Usage(message)) => Err(Failure::Usage(message)),
+        Err(apply::rollback::Error::Failed(failed)) => {
+            let _ = print(&failed.report);
+            Err(Failure::Other(format!(
+                "rollback failed at step {}: {}",
                 failed.step, failed.message
             )))
         }

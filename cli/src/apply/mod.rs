@@ -11,6 +11,7 @@
 mod diff;
 pub mod install;
 pub mod manifest;
+pub mod rollback;
 pub mod service;
 mod stage;
 
