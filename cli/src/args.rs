@@ -26,6 +26,7 @@ Examples:
   nginx-gen --input site.json --format json
   nginx-gen apply --vcpu 4 --ram 8G --dry-run   the diff against what is installed
   nginx-gen apply --vcpu 4 --ram 8G             stage, nginx -t, back up, install
+  nginx-gen check --format json                 the running host against the applied plan
 
 Exit codes: 0 success, 2 invalid input or usage, 1 anything else.";
 
@@ -90,6 +91,26 @@ pub enum Command {
         #[arg(long, value_name = "DIR", default_value = "/")]
         install_root: PathBuf,
     },
+    /// Audit the running nginx and kernel against the plan for this host; change nothing.
+    ///
+    /// Takes the inputs as generate does (flags, --input, detection); with none of them,
+    /// from the command in /var/lib/nginx-gen/manifest.json when apply left one. Compares
+    /// the file limits of the nginx master and workers (/proc/PID/limits), the workers
+    /// running against the CPUs nginx may use, the listen backlog of nginx's sockets (ss),
+    /// the kernel's settings (/proc/sys) against the sysctl.d file, the running
+    /// configuration (nginx -T) against the plan's nginx.conf and site file, and counts
+    /// worker_connections, open-file and upstream errors in the tail of the error logs.
+    /// Each difference comes with the planned and found values, the reason and the fix.
+    /// Exit codes: 0 the host matches the plan, 1 a difference or something that could not
+    /// be read, 2 invalid input or usage (nothing read).
+    Check {
+        #[command(flatten)]
+        check: CheckArgs,
+        /// Read the manifest and the installed nginx.conf under DIR instead of / (a test
+        /// root); the processes, sockets and kernel are this host's.
+        #[arg(long, value_name = "DIR", default_value = "/")]
+        install_root: PathBuf,
+    },
     /// Print the JSON schema of the --input document.
     Schema,
     /// Print a shell completion script.
@@ -114,6 +135,51 @@ pub struct Generate {
     pub format: Option<String>,
     /// Where to write the files.
     pub out: Option<PathBuf>,
+}
+
+/// The inputs of `check` (those of generate) and its report format: `--format` is `text`
+/// or `json` there; `--out` is not taken.
+#[derive(Debug)]
+pub struct CheckArgs {
+    /// The inputs, as for generate (`format` and `out` unset).
+    pub generate: Generate,
+    /// The report as JSON.
+    pub json: bool,
+    /// `--out` was given (a usage error).
+    pub out_given: bool,
+}
+
+impl Args for CheckArgs {
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        Generate::augment_args(cmd)
+            .mut_arg("format", |a| {
+                a.value_parser(PossibleValuesParser::new(["text", "json"]))
+                    .help("The report: text, or json for monitoring [default: text]")
+            })
+            .mut_arg("out", |a| a.hide(true))
+    }
+
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        Self::augment_args(cmd)
+    }
+}
+
+impl FromArgMatches for CheckArgs {
+    fn from_arg_matches(m: &ArgMatches) -> Result<Self, clap::Error> {
+        let mut generate = Generate::from_arg_matches(m)?;
+        let json = generate.format.take().as_deref() == Some("json");
+        let out_given = generate.out.take().is_some();
+        Ok(Self {
+            generate,
+            json,
+            out_given,
+        })
+    }
+
+    fn update_from_arg_matches(&mut self, m: &ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(m)?;
+        Ok(())
+    }
 }
 
 /// The flag of one registry input.
@@ -273,6 +339,34 @@ mod tests {
     #[test]
     fn verify_cli() {
         Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn check_takes_text_or_json_and_the_inputs() {
+        let parse = |args: &[&str]| {
+            let mut words = vec!["nginx-gen", "check"];
+            words.extend(args);
+            match Cli::try_parse_from(words).map(|c| c.command) {
+                Ok(Some(super::Command::Check { check, .. })) => Ok(check),
+                Ok(other) => panic!("{other:?}"),
+                Err(e) => Err(e),
+            }
+        };
+        let c = parse(&["--format", "json", "--vcpu", "2"]).unwrap();
+        assert!(c.json && !c.out_given);
+        assert_eq!(c.generate.raw().get("vcpu"), Some(RawValue::Text("2".into())));
+        assert!(c.generate.format.is_none());
+        assert!(!parse(&["--format", "text"]).unwrap().json);
+        assert!(!parse(&[]).unwrap().json);
+        assert!(parse(&["--format", "nginx"]).is_err());
+        assert!(parse(&["--out", "/tmp/x"]).unwrap().out_given);
+        let help = Cli::command()
+            .find_subcommand_mut("check")
+            .unwrap()
+            .render_long_help()
+            .to_string();
+        assert!(help.contains("text, or json for monitoring"), "{help}");
+        assert!(!help.contains("--out"), "{help}");
     }
 
     #[test]

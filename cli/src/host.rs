@@ -380,7 +380,7 @@ pub fn parse_affinity(status: &str) -> Option<u32> {
 }
 
 /// The smaller of the affinity count and the cgroup quota, saying which it is.
-fn choose_vcpu(affinity: Option<u32>, quota: Option<u32>) -> Option<(u32, String)> {
+pub fn choose_vcpu(affinity: Option<u32>, quota: Option<u32>) -> Option<(u32, String)> {
     match (affinity, quota) {
         (Some(a), Some(q)) if q < a => Some((
             q,

@@ -4,6 +4,7 @@
 
 mod apply;
 mod args;
+mod check;
 mod write;
 
 use std::fmt::Write as _;
@@ -30,6 +31,8 @@ enum Failure {
     Usage(String),
     /// Anything else (I/O): exit 1.
     Other(String),
+    /// The report said it all (`check` found differences): exit 1.
+    Drift,
 }
 
 fn main() -> ExitCode {
@@ -55,6 +58,7 @@ fn main() -> ExitCode {
             eprintln!("{ERROR}error:{ERROR:#} {message}");
             ExitCode::from(1)
         }
+        Err(Failure::Drift) => ExitCode::from(1),
     }
 }
 
@@ -83,6 +87,10 @@ fn run(cli: Cli) -> Result<(), Failure> {
             dry_run,
             install_root,
         }) => rollback(&install_root, id.as_deref(), list, dry_run),
+        Some(Command::Check {
+            check: args,
+            install_root,
+        }) => check(args, &install_root),
         Some(Command::Schema) => {
             let schema = nginx_gen_core::inputs::json_schema();
             print(&format!("{schema:#}\n"))
@@ -329,6 +337,38 @@ fn rollback(
                 failed.step, failed.message
             )))
         }
+    }
+}
+
+/// `nginx-gen check`: exit 0 the host matches the plan, 1 a difference (or something
+/// unreadable), 2 bad input or usage.
+fn check(args: args::CheckArgs, root: &std::path::Path) -> Result<(), Failure> {
+    if args.out_given {
+        return Err(Failure::Usage(
+            "check reads the host and writes nothing; --out is for generate".into(),
+        ));
+    }
+    if !root.is_dir() {
+        return Err(Failure::Usage(format!(
+            "--install-root {} is not a directory",
+            root.display()
+        )));
+    }
+    let (generate, inputs_from) = check::source::choose(args.generate, root).map_err(Failure::Usage)?;
+    eprintln!("{NOTE}nginx-gen:{NOTE:#} check: inputs from {inputs_from}");
+    let plan = plan_under(&generate, root)?;
+    let cat = i18n::built_in(plan.inputs.lang);
+    let findings = check::run(&plan, &cat, root);
+    let report = if args.json {
+        check::report::json(&inputs_from, &findings, &plan.command)
+    } else {
+        check::report::text(&inputs_from, &findings, &plan.command)
+    };
+    print(&report)?;
+    if findings.is_empty() {
+        Ok(())
+    } else {
+        Err(Failure::Drift)
     }
 }
 

@@ -1,0 +1,703 @@
+//! The comparisons of `check`: each takes what the plan says and what was read from the
+//! host, and returns the differences as [`Finding`]s, each with the plan's reason and a
+//! fix. Pure functions of their arguments, so every rule is unit-tested on captured data.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use nginx_gen_core::i18n::Catalogue;
+use nginx_gen_core::plan::{Scope, Setting};
+use nginx_gen_core::Plan;
+
+use super::Finding;
+use super::conf::{self, Directive};
+use super::probe::{Limits, Listener};
+
+/// The reason of a setting, one line: the explanation and, where computed, its formula.
+pub fn reason_of(setting: &Setting, cat: &Catalogue) -> String {
+    let why = cat.why(&setting.reason);
+    match &setting.reason.formula {
+        Some(f) => format!("{} ({f})", why.trim()),
+        None => why.trim().to_owned(),
+    }
+}
+
+/// The reason of the first setting called `name` whose scope `scope` accepts, or a plain
+/// sentence when the plan has none.
+pub fn reason_for(
+    plan: &Plan,
+    cat: &Catalogue,
+    name: &str,
+    scope: impl Fn(Scope) -> bool,
+) -> String {
+    plan.settings
+        .iter()
+        .find(|s| s.name == name && scope(s.scope))
+        .map_or_else(
+            || format!("nginx-gen sets {name} for these inputs"),
+            |s| reason_of(s, cat),
+        )
+}
+
+fn show(n: Option<u64>) -> String {
+    n.map_or_else(|| "unlimited".into(), |n| n.to_string())
+}
+
+/// A limit as `soft N, hard M`.
+pub fn show_limits(l: Limits) -> String {
+    format!("soft {}, hard {}", show(l.soft), show(l.hard))
+}
+
+/// The planned file limits: the master's from the systemd drop-in's `LimitNOFILE` (`N` or
+/// `SOFT:HARD`), the workers' from `worker_rlimit_nofile` (nginx sets both limits to it),
+/// else the master's (they inherit it).
+pub fn planned_limits(plan: &Plan) -> (Option<Limits>, Option<Limits>) {
+    let parse = |v: &str| -> Option<Option<u64>> {
+        if v == "infinity" {
+            Some(None)
+        } else {
+            v.parse().ok().map(Some)
+        }
+    };
+    let master = plan
+        .in_scope(Scope::Systemd)
+        .find(|s| s.name == "LimitNOFILE")
+        .and_then(|s| {
+            let v = s.value();
+            let (soft, hard) = v.split_once(':').unwrap_or((&v, &v));
+            Some(Limits {
+                soft: parse(soft)?,
+                hard: parse(hard)?,
+            })
+        });
+    let worker = plan
+        .in_scope(Scope::Main)
+        .find(|s| s.name == "worker_rlimit_nofile")
+        .and_then(|s| parse(&s.value()))
+        .map(|n| Limits { soft: n, hard: n })
+        .or(master);
+    (master, worker)
+}
+
+/// The file limits of the master (`role` "master") or a worker against the plan.
+pub fn limits(
+    plan: &Plan,
+    cat: &Catalogue,
+    role: &str,
+    pid: u32,
+    found: Result<Limits, String>,
+) -> Option<Finding> {
+    let (master, worker) = planned_limits(plan);
+    let (planned, setting, fix) = if role == "master" {
+        (
+            master?,
+            "LimitNOFILE",
+            format!(
+                "install {} (nginx-gen apply), then systemctl daemon-reload && systemctl restart nginx; without systemd start nginx under `prlimit --nofile=N:N` (ulimit -n); a hard limit above the container's cannot be set from inside it",
+                nginx_gen_core::render::SYSTEMD_PATH
+            ),
+        )
+    } else {
+        (
+            worker?,
+            "worker_rlimit_nofile",
+            "set worker_rlimit_nofile in nginx.conf's main context (nginx-gen apply), then nginx -t && nginx -s reload".to_owned(),
+        )
+    };
+    let reason = reason_for(plan, cat, setting, |_| true);
+    let subject = format!("nginx {role} (pid {pid}): Max open files");
+    match found {
+        Ok(l) if l == planned => None,
+        Ok(l) => Some(Finding::new("limits", subject, show_limits(planned), show_limits(l), reason, fix)),
+        Err(e) => Some(Finding::unreadable("limits", subject, show_limits(planned), e, reason)),
+    }
+}
+
+/// The kernel's settings against the plan's sysctl.d file, key by key; `read` gives a
+/// key's value as the kernel has it.
+pub fn sysctls(
+    plan: &Plan,
+    cat: &Catalogue,
+    read: &dyn Fn(&str) -> Result<String, String>,
+) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for s in plan.in_scope(Scope::Sysctl) {
+        let planned = s.value().split_whitespace().collect::<Vec<_>>().join(" ");
+        let reason = reason_of(s, cat);
+        match read(s.name) {
+            Ok(found) if found == planned => {}
+            Ok(found) => out.push(Finding::new(
+                "sysctl",
+                s.name.to_owned(),
+                planned.clone(),
+                found,
+                reason,
+                format!(
+                    "sysctl -w {}='{planned}' now; keep it with {} (nginx-gen apply runs sysctl --system); a later file in /etc/sysctl.d, /run/sysctl.d or /usr/lib/sysctl.d may override it",
+                    s.name,
+                    nginx_gen_core::render::SYSCTL_PATH
+                ),
+            )),
+            Err(e) => out.push(Finding::unreadable("sysctl", s.name.to_owned(), planned, e, reason)),
+        }
+    }
+    out
+}
+
+/// The running workers against the CPUs the master may use.
+pub fn workers(
+    plan: &Plan,
+    cat: &Catalogue,
+    running: usize,
+    cpus: Option<&(u32, String)>,
+) -> Option<Finding> {
+    let reason = reason_for(plan, cat, "worker_processes", |s| s == Scope::Main);
+    let Some((n, source)) = cpus else {
+        return Some(Finding::unreadable(
+            "workers",
+            "worker processes".into(),
+            "one per CPU nginx may use".into(),
+            "cannot read the master's CPU affinity (/proc/PID/status)".into(),
+            reason,
+        ));
+    };
+    (running != *n as usize).then(|| {
+        Finding::new(
+            "workers",
+            "worker processes".into(),
+            format!("{n} ({source})"),
+            format!("{running} running"),
+            reason,
+            format!(
+                "worker_processes {n}; in nginx.conf, then nginx -t && nginx -s reload; when the configuration says so already, workers died: read the error log"
+            ),
+        )
+    })
+}
+
+/// A listen address of the plan: the port and the address as `ss` shows it.
+fn listen_key(addr: &str) -> Option<(String, u16)> {
+    if let Some(rest) = addr.strip_prefix('[') {
+        let (host, port) = rest.split_once("]:")?;
+        return Some((format!("[{host}]"), port.parse().ok()?));
+    }
+    match addr.rsplit_once(':') {
+        Some((host, port)) => Some((
+            if host == "*" { "0.0.0.0".into() } else { host.to_owned() },
+            port.parse().ok()?,
+        )),
+        None if addr.bytes().all(|b| b.is_ascii_digit()) => {
+            Some(("0.0.0.0".into(), addr.parse().ok()?))
+        }
+        None => Some((addr.to_owned(), 80)),
+    }
+}
+
+/// The backlog nginx uses on Linux when `listen` names none (`NGX_LISTEN_BACKLOG`).
+pub const DEFAULT_BACKLOG: u32 = 511;
+
+/// Every address and port the plan listens on, with its backlog (the `backlog=` of any
+/// listen on it, as nginx applies it to the socket, else 511).
+pub fn planned_backlogs(servers: &[&Directive]) -> BTreeMap<(String, u16), u32> {
+    let mut out = BTreeMap::new();
+    for server in servers {
+        for d in server.children().iter().filter(|d| d.name == "listen") {
+            let Some(key) = d.args.first().and_then(|a| listen_key(a)) else {
+                continue;
+            };
+            let backlog = d
+                .args
+                .iter()
+                .find_map(|a| a.strip_prefix("backlog=")?.parse().ok());
+            let entry = out.entry(key).or_insert(DEFAULT_BACKLOG);
+            if let Some(b) = backlog {
+                *entry = b;
+            }
+        }
+    }
+    out
+}
+
+/// The listen backlog of each socket nginx owns against the plan's `backlog=`, capped by
+/// `net.core.somaxconn` (the kernel's value, as found).
+pub fn backlogs(
+    plan: &Plan,
+    cat: &Catalogue,
+    planned: &BTreeMap<(String, u16), u32>,
+    sockets: &[Listener],
+    somaxconn: Option<u32>,
+) -> Vec<Finding> {
+    let reason = plan
+        .settings
+        .iter()
+        .find(|s| s.name == "listen" && s.args.iter().any(|a| a.starts_with("backlog=")))
+        .map_or_else(
+            || "nginx's default listen backlog (511) for these inputs".into(),
+            |s| reason_of(s, cat),
+        );
+    let mut out = Vec::new();
+    for ((addr, port), want) in planned {
+        let subject = format!("listen {addr}:{port}: backlog");
+        let on = |l: &&Listener| {
+            l.port == *port
+                && (l.addr == *addr
+                    || l.addr == "*"
+                    || (addr.starts_with('[') == l.addr.starts_with('[')
+                        && (l.addr == "0.0.0.0" || l.addr == "[::]")))
+        };
+        let Some(socket) = sockets.iter().find(on) else {
+            out.push(Finding::new(
+                "backlog",
+                subject,
+                want.to_string(),
+                "no listening socket of nginx".into(),
+                reason.clone(),
+                "install the plan's listen directives (nginx-gen apply) and reload nginx; `ss -ltnp` shows who listens".into(),
+            ));
+            continue;
+        };
+        if socket.backlog == *want {
+            continue;
+        }
+        let capped = somaxconn.is_some_and(|m| m < *want);
+        let fix = if capped {
+            format!(
+                "net.core.somaxconn ({}) caps the backlog: raise it (sysctl -w net.core.somaxconn={}), then nginx -s reload (nginx sets the backlog again)",
+                somaxconn.unwrap_or_default(),
+                want.max(&4096)
+            )
+        } else {
+            format!(
+                "listen {addr}:{port} … backlog={want} in {} (nginx-gen apply), then nginx -t && nginx -s reload",
+                plan.site_path()
+            )
+        };
+        out.push(Finding::new(
+            "backlog",
+            subject,
+            want.to_string(),
+            socket.backlog.to_string(),
+            reason.clone(),
+            fix,
+        ));
+    }
+    out
+}
+
+/// The directives of a context that are not blocks, by name, each name's values sorted.
+fn by_name(ds: &[Directive]) -> BTreeMap<&str, Vec<String>> {
+    let mut map: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    for d in ds.iter().filter(|d| d.block.is_none()) {
+        map.entry(d.name.as_str()).or_default().push(d.value());
+    }
+    for values in map.values_mut() {
+        values.sort();
+    }
+    map
+}
+
+fn block<'a>(ds: &'a [Directive], name: &str) -> &'a [Directive] {
+    ds.iter()
+        .find(|d| d.name == name && d.block.is_some())
+        .map_or(&[], Directive::children)
+}
+
+/// The `server` blocks of a configuration's `http` context.
+pub fn servers(conf: &[Directive]) -> Vec<&Directive> {
+    block(conf, "http")
+        .iter()
+        .filter(|d| d.name == "server" && d.block.is_some())
+        .collect()
+}
+
+/// How a server block is found in the other configuration: its names, else the ports it is
+/// the default server on.
+fn server_key(server: &Directive) -> (BTreeSet<String>, BTreeSet<u16>) {
+    let names = server
+        .children()
+        .iter()
+        .filter(|d| d.name == "server_name")
+        .flat_map(|d| d.args.iter().cloned())
+        .collect();
+    let defaults = server
+        .children()
+        .iter()
+        .filter(|d| d.name == "listen" && d.args.iter().any(|a| a == "default_server"))
+        .filter_map(|d| d.args.first().and_then(|a| listen_key(a)).map(|(_, p)| p))
+        .collect();
+    (names, defaults)
+}
+
+fn describe_server(server: &Directive) -> String {
+    let (names, defaults) = server_key(server);
+    if names.is_empty() || names.iter().all(|n| n == "_" || n.is_empty()) {
+        let ports: Vec<String> = defaults.iter().map(ToString::to_string).collect();
+        format!("server (default_server on {})", ports.join(", "))
+    } else {
+        format!("server {}", names.into_iter().collect::<Vec<_>>().join(" "))
+    }
+}
+
+/// Where a configuration comes from, for the fixes.
+pub struct Files<'a> {
+    /// The running main file (`-c`).
+    pub main: &'a str,
+    /// The plan's site file.
+    pub site: &'a str,
+}
+
+/// Compares one context: every directive the plan sets there, by name (all its values).
+fn context(
+    plan: &Plan,
+    cat: &Catalogue,
+    where_: &str,
+    in_scope: &dyn Fn(Scope) -> bool,
+    planned: &[Directive],
+    running: &[Directive],
+    file: &str,
+) -> Vec<Finding> {
+    let want = by_name(planned);
+    let have = by_name(running);
+    let mut out = Vec::new();
+    for (name, values) in &want {
+        let found = have.get(name).cloned().unwrap_or_default();
+        if found == *values {
+            continue;
+        }
+        let show = |v: &[String]| {
+            if v.is_empty() {
+                "(not set)".to_owned()
+            } else {
+                v.join("; ")
+            }
+        };
+        let lines: Vec<String> = values.iter().map(|v| format!("{name} {v};")).collect();
+        out.push(Finding::new(
+            "config",
+            format!("{where_}: {name}"),
+            show(values),
+            show(&found),
+            reason_for(plan, cat, name, in_scope),
+            format!(
+                "{} in the {where_} of {file} (nginx-gen apply), then nginx -t && nginx -s reload",
+                lines.join(" ")
+            ),
+        ));
+    }
+    out
+}
+
+/// The running configuration (includes expanded) against the plan's (nginx.conf with the
+/// site file), directive by directive in the main, `events` and `http` contexts and in the
+/// plan's server blocks: a directive the plan sets that is missing, set to another value,
+/// or set more often. Directives the plan does not set are not compared.
+pub fn config(
+    plan: &Plan,
+    cat: &Catalogue,
+    planned: &[Directive],
+    running: &[Directive],
+    files: &Files,
+) -> Vec<Finding> {
+    let mut out = context(
+        plan,
+        cat,
+        "main context",
+        &|s| s == Scope::Main,
+        planned,
+        running,
+        files.main,
+    );
+    for (name, scope) in [("events", Scope::Events), ("http", Scope::Http)] {
+        out.extend(context(
+            plan,
+            cat,
+            &format!("{name} block"),
+            &|s| s == scope,
+            block(planned, name),
+            block(running, name),
+            files.main,
+        ));
+    }
+    let running_servers = servers(running);
+    for server in servers(planned) {
+        let (names, defaults) = server_key(server);
+        let found = running_servers.iter().find(|r| {
+            let (rn, rd) = server_key(r);
+            if names.is_empty() {
+                !defaults.is_empty() && defaults.is_subset(&rd)
+            } else {
+                rn == names
+            }
+        });
+        let what = describe_server(server);
+        let in_server = |s: Scope| matches!(s, Scope::Server { .. });
+        match found {
+            Some(r) => out.extend(context(
+                plan,
+                cat,
+                &what,
+                &in_server,
+                server.children(),
+                r.children(),
+                files.site,
+            )),
+            None => out.push(Finding::new(
+                "config",
+                what.clone(),
+                "present".into(),
+                "no such server block in the running configuration".into(),
+                reason_for(
+                    plan,
+                    cat,
+                    if names.is_empty() { "listen" } else { "server_name" },
+                    in_server,
+                ),
+                format!(
+                    "install {} (nginx-gen apply), then nginx -t && nginx -s reload",
+                    files.site
+                ),
+            )),
+        }
+    }
+    out
+}
+
+/// The plan's configuration, parsed as the running one is: nginx.conf with the site file
+/// in place of its `include conf.d/*.conf`.
+pub fn planned_conf(nginx_conf: &str, site_path: &str, site: &str) -> Result<Vec<Directive>, String> {
+    let main = conf::parse(nginx_conf).map_err(|e| format!("the plan's nginx.conf, {e}"))?;
+    let site = conf::parse(site).map_err(|e| format!("the plan's site file, {e}"))?;
+    let files = vec![
+        (nginx_gen_core::render::NGINX_PATH.to_owned(), main.clone()),
+        (site_path.to_owned(), site),
+    ];
+    Ok(conf::expand(&main, &files, "/etc/nginx"))
+}
+
+/// Every `error_log` file a configuration names (not `stderr`, `syslog:`, `memory:`),
+/// relative ones under `prefix`; Debian's compiled-in log when it names none.
+pub fn error_logs(conf: &[Directive], prefix: &str) -> Vec<String> {
+    fn walk(ds: &[Directive], prefix: &str, out: &mut Vec<String>) {
+        for d in ds {
+            if d.name == "error_log"
+                && let Some(path) = d.args.first()
+                && path != "stderr"
+                && !path.starts_with("syslog:")
+                && !path.starts_with("memory:")
+            {
+                let p = conf::resolve(path, prefix);
+                if !out.contains(&p) {
+                    out.push(p);
+                }
+            }
+            walk(d.children(), prefix, out);
+        }
+    }
+    let mut out = Vec::new();
+    walk(conf, prefix, &mut out);
+    if out.is_empty() {
+        out.push("/var/log/nginx/error.log".into());
+    }
+    out
+}
+
+/// The finding for one error-log signal seen `count` times, the last at `last`.
+pub fn signal(
+    plan: &Plan,
+    cat: &Catalogue,
+    log: &str,
+    signal: &str,
+    count: usize,
+    last: Option<&str>,
+) -> Finding {
+    let value = |name: &str| plan.get(name).map(Setting::value).unwrap_or_default();
+    let (reason, fix) = match signal {
+        "worker_connections are not enough" => (
+            reason_for(plan, cat, "worker_connections", |_| true),
+            format!(
+                "worker_connections {} (events) and nginx -s reload; if it is set already, more clients come than planned: run nginx-gen again with a larger --clients",
+                value("worker_connections")
+            ),
+        ),
+        "Too many open files" => (
+            reason_for(plan, cat, "worker_rlimit_nofile", |_| true),
+            format!(
+                "worker_rlimit_nofile {} in nginx.conf and LimitNOFILE={} in {} (nginx-gen apply), then restart nginx",
+                value("worker_rlimit_nofile"),
+                value("LimitNOFILE"),
+                nginx_gen_core::render::SYSTEMD_PATH
+            ),
+        ),
+        "upstream timed out" => (
+            "the application behind nginx did not answer within proxy_read_timeout".into(),
+            "look at the application's own logs and load; raise proxy_read_timeout only for requests known to be slow".into(),
+        ),
+        "no live upstreams" => (
+            "every server of the upstream was marked failed (max_fails), so nginx answered 502 without trying".into(),
+            "start or repair the application the upstream names; nginx retries it after fail_timeout".into(),
+        ),
+        _ => (
+            "nginx could not connect to the application (refused or unreachable)".into(),
+            "check that the application listens on the upstream's address (ss -ltnp) and is running".into(),
+        ),
+    };
+    Finding::new(
+        "error-log",
+        format!("{log}: \"{signal}\""),
+        "0".into(),
+        match last {
+            Some(t) => format!("{count}, last at {t}"),
+            None => count.to_string(),
+        },
+        reason,
+        fix,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nginx_gen_core::Inputs;
+    use nginx_gen_core::render;
+
+    fn plan() -> Plan {
+        let inputs = Inputs::from_json(
+            r#"{"vcpu": 2, "ram": "4G", "server_names": ["a.example"], "layout": "debian"}"#,
+        )
+        .unwrap();
+        Plan::new(&inputs)
+    }
+
+    fn planned(plan: &Plan) -> Vec<Directive> {
+        let files = render::files(plan);
+        planned_conf(&files[0].contents, &files[1].path, &files[1].contents).unwrap()
+    }
+
+    const FILES: Files = Files {
+        main: "/etc/nginx/nginx.conf",
+        site: "/etc/nginx/conf.d/a.example.conf",
+    };
+
+    /// Debian 12's stock nginx.conf and default site, as `nginx -T` shows them (trimmed).
+    const STOCK: &str = "user www-data;\nworker_processes auto;\npid /run/nginx.pid;\n\
+        include /etc/nginx/modules-enabled/*.conf;\nevents {\n\tworker_connections 768;\n}\n\
+        http {\n\tsendfile on;\n\ttcp_nopush on;\n\ttypes_hash_max_size 2048;\n\
+        \tinclude /etc/nginx/mime.types;\n\tdefault_type application/octet-stream;\n\
+        \taccess_log /var/log/nginx/access.log;\n\terror_log /var/log/nginx/error.log;\n\
+        \tgzip on;\n\tinclude /etc/nginx/conf.d/*.conf;\n\tinclude /etc/nginx/sites-enabled/*;\n\
+        \tserver {\n\t\tlisten 80 default_server;\n\t\tlisten [::]:80 default_server;\n\
+        \t\troot /var/www/html;\n\t\tserver_name _;\n\t}\n}\n";
+
+    #[test]
+    fn the_plan_against_itself_matches() {
+        let plan = plan();
+        let cat = Catalogue::english();
+        let p = planned(&plan);
+        assert!(config(&plan, cat, &p, &p, &FILES).is_empty());
+    }
+
+    #[test]
+    fn a_stock_debian_config_differs_where_the_plan_sets_values() {
+        let plan = plan();
+        let cat = Catalogue::english();
+        let stock = conf::parse(STOCK).unwrap();
+        let found = config(&plan, cat, &planned(&plan), &stock, &FILES);
+        let get = |subject: &str| {
+            found
+                .iter()
+                .find(|f| f.subject == subject)
+                .unwrap_or_else(|| panic!("{subject}: {found:#?}"))
+        };
+        let wc = get("events block: worker_connections");
+        assert_eq!((wc.planned.as_str(), wc.found.as_str()), ("4096", "768"));
+        assert!(wc.reason.contains("Connection slots"), "{}", wc.reason);
+        assert!(wc.fix.contains("worker_connections 4096;"), "{}", wc.fix);
+        assert_eq!(get("main context: worker_processes").found, "auto");
+        assert_eq!(get("main context: error_log").found, "(not set)");
+        assert_eq!(get("http block: gzip_types").found, "(not set)");
+        let listen = get("server (default_server on 80): listen");
+        assert!(listen.planned.contains("backlog=512"), "{}", listen.planned);
+        assert_eq!(listen.found, "80 default_server; [::]:80 default_server");
+        assert_eq!(get("server a.example").found, "no such server block in the running configuration");
+        // Equal values and the directives the plan does not set are not findings.
+        for same in ["main context: user", "main context: pid", "http block: sendfile", "http block: include", "main context: include"] {
+            assert!(found.iter().all(|f| f.subject != same), "{same}");
+        }
+        assert!(found.iter().all(|f| !f.subject.ends_with("server_name") && !f.subject.ends_with(": root")));
+    }
+
+    #[test]
+    fn an_extra_value_of_a_planned_directive_is_a_difference() {
+        let plan = plan();
+        let cat = Catalogue::english();
+        let p = planned(&plan);
+        let mut r = p.clone();
+        let http = r.iter_mut().find(|d| d.name == "http").unwrap();
+        http.block.as_mut().unwrap().push(Directive {
+            name: "gzip".into(),
+            args: vec!["off".into()],
+            block: None,
+        });
+        let found = config(&plan, cat, &p, &r, &FILES);
+        assert_eq!(found.len(), 1, "{found:#?}");
+        assert_eq!((found[0].planned.as_str(), found[0].found.as_str()), ("on", "off; on"));
+    }
+
+    #[test]
+    fn limits_sysctls_workers_and_backlogs() {
+        let plan = plan();
+        let cat = Catalogue::english();
+        let (master, worker) = planned_limits(&plan);
+        let master = master.unwrap();
+        assert_eq!(master, Limits { soft: Some(524_288), hard: Some(524_288) });
+        assert_eq!(worker.unwrap().soft, Some(10_240));
+        assert!(limits(&plan, cat, "master", 1, Ok(master)).is_none());
+        let f = limits(&plan, cat, "master", 1, Ok(Limits { soft: Some(1024), hard: Some(524_288) })).unwrap();
+        assert_eq!(f.found, "soft 1024, hard 524288");
+        assert!(f.fix.contains("LimitNOFILE") || f.fix.contains("nginx.service.d"), "{}", f.fix);
+        let f = limits(&plan, cat, "worker", 2, Err("cannot read".into())).unwrap();
+        assert_eq!(f.found, "unreadable: cannot read");
+
+        let kernel = |k: &str| match k {
+            "net.core.somaxconn" => Ok("128".to_owned()),
+            "net.ipv4.tcp_fastopen" => Err("cannot read /proc/sys/net/ipv4/tcp_fastopen".to_owned()),
+            _ => Ok(plan.get(k).unwrap().value()),
+        };
+        let found = sysctls(&plan, cat, &kernel);
+        let subjects: Vec<&str> = found.iter().map(|f| f.subject.as_str()).collect();
+        assert_eq!(subjects, ["net.core.somaxconn", "net.ipv4.tcp_fastopen"]);
+        assert_eq!((found[0].planned.as_str(), found[0].found.as_str()), ("4096", "128"));
+        assert!(found[0].fix.starts_with("sysctl -w net.core.somaxconn='4096'"));
+
+        assert!(workers(&plan, cat, 2, Some(&(2, "CPU affinity mask".into()))).is_none());
+        let f = workers(&plan, cat, 1, Some(&(2, "CPU affinity mask".into()))).unwrap();
+        assert_eq!((f.planned.as_str(), f.found.as_str()), ("2 (CPU affinity mask)", "1 running"));
+
+        let p = planned(&plan);
+        let want = planned_backlogs(&servers(&p));
+        assert_eq!(
+            want.into_iter().collect::<Vec<_>>(),
+            [(("0.0.0.0".into(), 80), 512), (("[::]".into(), 80), 512)]
+        );
+        let want = planned_backlogs(&servers(&p));
+        let socket = |addr: &str, backlog| Listener { addr: addr.into(), port: 80, backlog, pids: vec![] };
+        assert!(backlogs(&plan, cat, &want, &[socket("0.0.0.0", 512), socket("[::]", 512)], Some(4096)).is_empty());
+        let found = backlogs(&plan, cat, &want, &[socket("0.0.0.0", 511)], Some(4096));
+        assert_eq!(found.len(), 2);
+        assert_eq!((found[0].planned.as_str(), found[0].found.as_str()), ("512", "511"));
+        assert_eq!(found[1].found, "no listening socket of nginx");
+        let capped = backlogs(&plan, cat, &want, &[socket("*", 128)], Some(128));
+        assert_eq!(capped.len(), 2);
+        assert!(capped[0].fix.contains("caps the backlog"), "{}", capped[0].fix);
+    }
+
+    #[test]
+    fn error_log_paths_and_signals() {
+        let conf = conf::parse("error_log /var/log/a.log warn;\nhttp { error_log logs/b.log; server { error_log stderr; error_log syslog:server=x; } error_log /var/log/a.log; }").unwrap();
+        assert_eq!(error_logs(&conf, "/usr/share/nginx"), ["/var/log/a.log", "/usr/share/nginx/logs/b.log"]);
+        assert_eq!(error_logs(&[], "/usr/share/nginx"), ["/var/log/nginx/error.log"]);
+        let plan = plan();
+        let f = signal(&plan, Catalogue::english(), "/var/log/a.log", "worker_connections are not enough", 3, Some("2026/12/01 10:00:00"));
+        assert_eq!(f.found, "3, last at 2026/12/01 10:00:00");
+        assert!(f.fix.starts_with("worker_connections 4096"), "{}", f.fix);
+    }
+}
