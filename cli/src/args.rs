@@ -354,7 +354,10 @@ mod tests {
         };
         let c = parse(&["--format", "json", "--vcpu", "2"]).unwrap();
         assert!(c.json && !c.out_given);
-        assert_eq!(c.generate.raw().get("vcpu"), Some(RawValue::Text("2".into())));
+        assert_eq!(
+            c.generate.raw().get("vcpu"),
+            Some(RawValue::Text("2".into()))
+        );
         assert!(c.generate.format.is_none());
         assert!(!parse(&["--format", "text"]).unwrap().json);
         assert!(!parse(&[]).unwrap().json);

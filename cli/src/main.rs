@@ -354,7 +354,8 @@ fn check(args: args::CheckArgs, root: &std::path::Path) -> Result<(), Failure> {
             root.display()
         )));
     }
-    let (generate, inputs_from) = check::source::choose(args.generate, root).map_err(Failure::Usage)?;
+    let (generate, inputs_from) =
+        check::source::choose(args.generate, root).map_err(Failure::Usage)?;
     eprintln!("{NOTE}nginx-gen:{NOTE:#} check: inputs from {inputs_from}");
     let plan = plan_under(&generate, root)?;
     let cat = i18n::built_in(plan.inputs.lang);

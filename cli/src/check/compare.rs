@@ -4,9 +4,9 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use nginx_gen_core::Plan;
 use nginx_gen_core::i18n::Catalogue;
 use nginx_gen_core::plan::{Scope, Setting};
-use nginx_gen_core::Plan;
 
 use super::Finding;
 use super::conf::{self, Directive};
@@ -107,8 +107,21 @@ pub fn limits(
     let subject = format!("nginx {role} (pid {pid}): Max open files");
     match found {
         Ok(l) if l == planned => None,
-        Ok(l) => Some(Finding::new("limits", subject, show_limits(planned), show_limits(l), reason, fix)),
-        Err(e) => Some(Finding::unreadable("limits", subject, show_limits(planned), e, reason)),
+        Ok(l) => Some(Finding::new(
+            "limits",
+            subject,
+            show_limits(planned),
+            show_limits(l),
+            reason,
+            fix,
+        )),
+        Err(e) => Some(Finding::unreadable(
+            "limits",
+            subject,
+            show_limits(planned),
+            &e,
+            reason,
+        )),
     }
 }
 
@@ -137,7 +150,7 @@ pub fn sysctls(
                     nginx_gen_core::render::SYSCTL_PATH
                 ),
             )),
-            Err(e) => out.push(Finding::unreadable("sysctl", s.name.to_owned(), planned, e, reason)),
+            Err(e) => out.push(Finding::unreadable("sysctl", s.name.to_owned(), planned, &e, reason)),
         }
     }
     out
@@ -156,7 +169,7 @@ pub fn workers(
             "workers",
             "worker processes".into(),
             "one per CPU nginx may use".into(),
-            "cannot read the master's CPU affinity (/proc/PID/status)".into(),
+            "cannot read the master's CPU affinity (/proc/PID/status)",
             reason,
         ));
     };
@@ -182,7 +195,11 @@ fn listen_key(addr: &str) -> Option<(String, u16)> {
     }
     match addr.rsplit_once(':') {
         Some((host, port)) => Some((
-            if host == "*" { "0.0.0.0".into() } else { host.to_owned() },
+            if host == "*" {
+                "0.0.0.0".into()
+            } else {
+                host.to_owned()
+            },
             port.parse().ok()?,
         )),
         None if addr.bytes().all(|b| b.is_ascii_digit()) => {
@@ -448,7 +465,11 @@ pub fn config(
                 reason_for(
                     plan,
                     cat,
-                    if names.is_empty() { "listen" } else { "server_name" },
+                    if names.is_empty() {
+                        "listen"
+                    } else {
+                        "server_name"
+                    },
                     in_server,
                 ),
                 format!(
@@ -463,7 +484,11 @@ pub fn config(
 
 /// The plan's configuration, parsed as the running one is: nginx.conf with the site file
 /// in place of its `include conf.d/*.conf`.
-pub fn planned_conf(nginx_conf: &str, site_path: &str, site: &str) -> Result<Vec<Directive>, String> {
+pub fn planned_conf(
+    nginx_conf: &str,
+    site_path: &str,
+    site: &str,
+) -> Result<Vec<Directive>, String> {
     let main = conf::parse(nginx_conf).map_err(|e| format!("the plan's nginx.conf, {e}"))?;
     let site = conf::parse(site).map_err(|e| format!("the plan's site file, {e}"))?;
     let files = vec![
@@ -617,12 +642,25 @@ mod tests {
         let listen = get("server (default_server on 80): listen");
         assert!(listen.planned.contains("backlog=512"), "{}", listen.planned);
         assert_eq!(listen.found, "80 default_server; [::]:80 default_server");
-        assert_eq!(get("server a.example").found, "no such server block in the running configuration");
+        assert_eq!(
+            get("server a.example").found,
+            "no such server block in the running configuration"
+        );
         // Equal values and the directives the plan does not set are not findings.
-        for same in ["main context: user", "main context: pid", "http block: sendfile", "http block: include", "main context: include"] {
+        for same in [
+            "main context: user",
+            "main context: pid",
+            "http block: sendfile",
+            "http block: include",
+            "main context: include",
+        ] {
             assert!(found.iter().all(|f| f.subject != same), "{same}");
         }
-        assert!(found.iter().all(|f| !f.subject.ends_with("server_name") && !f.subject.ends_with(": root")));
+        assert!(
+            found
+                .iter()
+                .all(|f| !f.subject.ends_with("server_name") && !f.subject.ends_with(": root"))
+        );
     }
 
     #[test]
@@ -639,7 +677,10 @@ mod tests {
         });
         let found = config(&plan, cat, &p, &r, &FILES);
         assert_eq!(found.len(), 1, "{found:#?}");
-        assert_eq!((found[0].planned.as_str(), found[0].found.as_str()), ("on", "off; on"));
+        assert_eq!(
+            (found[0].planned.as_str(), found[0].found.as_str()),
+            ("on", "off; on")
+        );
     }
 
     #[test]
@@ -648,29 +689,61 @@ mod tests {
         let cat = Catalogue::english();
         let (master, worker) = planned_limits(&plan);
         let master = master.unwrap();
-        assert_eq!(master, Limits { soft: Some(524_288), hard: Some(524_288) });
+        assert_eq!(
+            master,
+            Limits {
+                soft: Some(524_288),
+                hard: Some(524_288)
+            }
+        );
         assert_eq!(worker.unwrap().soft, Some(10_240));
         assert!(limits(&plan, cat, "master", 1, Ok(master)).is_none());
-        let f = limits(&plan, cat, "master", 1, Ok(Limits { soft: Some(1024), hard: Some(524_288) })).unwrap();
+        let f = limits(
+            &plan,
+            cat,
+            "master",
+            1,
+            Ok(Limits {
+                soft: Some(1024),
+                hard: Some(524_288),
+            }),
+        )
+        .unwrap();
         assert_eq!(f.found, "soft 1024, hard 524288");
-        assert!(f.fix.contains("LimitNOFILE") || f.fix.contains("nginx.service.d"), "{}", f.fix);
+        assert!(
+            f.fix.contains("LimitNOFILE") || f.fix.contains("nginx.service.d"),
+            "{}",
+            f.fix
+        );
         let f = limits(&plan, cat, "worker", 2, Err("cannot read".into())).unwrap();
         assert_eq!(f.found, "unreadable: cannot read");
 
         let kernel = |k: &str| match k {
             "net.core.somaxconn" => Ok("128".to_owned()),
-            "net.ipv4.tcp_fastopen" => Err("cannot read /proc/sys/net/ipv4/tcp_fastopen".to_owned()),
+            "net.ipv4.tcp_fastopen" => {
+                Err("cannot read /proc/sys/net/ipv4/tcp_fastopen".to_owned())
+            }
             _ => Ok(plan.get(k).unwrap().value()),
         };
         let found = sysctls(&plan, cat, &kernel);
         let subjects: Vec<&str> = found.iter().map(|f| f.subject.as_str()).collect();
         assert_eq!(subjects, ["net.core.somaxconn", "net.ipv4.tcp_fastopen"]);
-        assert_eq!((found[0].planned.as_str(), found[0].found.as_str()), ("4096", "128"));
-        assert!(found[0].fix.starts_with("sysctl -w net.core.somaxconn='4096'"));
+        assert_eq!(
+            (found[0].planned.as_str(), found[0].found.as_str()),
+            ("4096", "128")
+        );
+        assert!(
+            found[0]
+                .fix
+                .starts_with("sysctl -w net.core.somaxconn='4096'")
+        );
 
         assert!(workers(&plan, cat, 2, Some(&(2, "CPU affinity mask".into()))).is_none());
         let f = workers(&plan, cat, 1, Some(&(2, "CPU affinity mask".into()))).unwrap();
-        assert_eq!((f.planned.as_str(), f.found.as_str()), ("2 (CPU affinity mask)", "1 running"));
+        assert_eq!(
+            (f.planned.as_str(), f.found.as_str()),
+            ("2 (CPU affinity mask)", "1 running")
+        );
 
         let p = planned(&plan);
         let want = planned_backlogs(&servers(&p));
@@ -679,24 +752,58 @@ mod tests {
             [(("0.0.0.0".into(), 80), 512), (("[::]".into(), 80), 512)]
         );
         let want = planned_backlogs(&servers(&p));
-        let socket = |addr: &str, backlog| Listener { addr: addr.into(), port: 80, backlog, pids: vec![] };
-        assert!(backlogs(&plan, cat, &want, &[socket("0.0.0.0", 512), socket("[::]", 512)], Some(4096)).is_empty());
+        let socket = |addr: &str, backlog| Listener {
+            addr: addr.into(),
+            port: 80,
+            backlog,
+            pids: vec![],
+        };
+        assert!(
+            backlogs(
+                &plan,
+                cat,
+                &want,
+                &[socket("0.0.0.0", 512), socket("[::]", 512)],
+                Some(4096)
+            )
+            .is_empty()
+        );
         let found = backlogs(&plan, cat, &want, &[socket("0.0.0.0", 511)], Some(4096));
         assert_eq!(found.len(), 2);
-        assert_eq!((found[0].planned.as_str(), found[0].found.as_str()), ("512", "511"));
+        assert_eq!(
+            (found[0].planned.as_str(), found[0].found.as_str()),
+            ("512", "511")
+        );
         assert_eq!(found[1].found, "no listening socket of nginx");
         let capped = backlogs(&plan, cat, &want, &[socket("*", 128)], Some(128));
         assert_eq!(capped.len(), 2);
-        assert!(capped[0].fix.contains("caps the backlog"), "{}", capped[0].fix);
+        assert!(
+            capped[0].fix.contains("caps the backlog"),
+            "{}",
+            capped[0].fix
+        );
     }
 
     #[test]
     fn error_log_paths_and_signals() {
         let conf = conf::parse("error_log /var/log/a.log warn;\nhttp { error_log logs/b.log; server { error_log stderr; error_log syslog:server=x; } error_log /var/log/a.log; }").unwrap();
-        assert_eq!(error_logs(&conf, "/usr/share/nginx"), ["/var/log/a.log", "/usr/share/nginx/logs/b.log"]);
-        assert_eq!(error_logs(&[], "/usr/share/nginx"), ["/var/log/nginx/error.log"]);
+        assert_eq!(
+            error_logs(&conf, "/usr/share/nginx"),
+            ["/var/log/a.log", "/usr/share/nginx/logs/b.log"]
+        );
+        assert_eq!(
+            error_logs(&[], "/usr/share/nginx"),
+            ["/var/log/nginx/error.log"]
+        );
         let plan = plan();
-        let f = signal(&plan, Catalogue::english(), "/var/log/a.log", "worker_connections are not enough", 3, Some("2026/12/01 10:00:00"));
+        let f = signal(
+            &plan,
+            Catalogue::english(),
+            "/var/log/a.log",
+            "worker_connections are not enough",
+            3,
+            Some("2026/12/01 10:00:00"),
+        );
         assert_eq!(f.found, "3, last at 2026/12/01 10:00:00");
         assert!(f.fix.starts_with("worker_connections 4096"), "{}", f.fix);
     }

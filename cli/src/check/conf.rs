@@ -331,7 +331,11 @@ mod tests {
     use super::*;
 
     fn words(text: &str) -> Vec<Token> {
-        tokenize(text).unwrap().into_iter().map(|(t, _)| t).collect()
+        tokenize(text)
+            .unwrap()
+            .into_iter()
+            .map(|(t, _)| t)
+            .collect()
     }
 
     fn w(s: &str) -> Token {
@@ -441,21 +445,30 @@ mod tests {
             .collect();
         let conf = expand(&parsed[0].1, &parsed, "/etc/nginx");
         let names: Vec<&str> = conf.iter().map(|d| d.name.as_str()).collect();
-        assert_eq!(
-            names,
-            ["user", "include", "load_module", "events", "http"]
-        );
+        assert_eq!(names, ["user", "include", "load_module", "events", "http"]);
         let http: Vec<&str> = conf[4].children().iter().map(|d| d.name.as_str()).collect();
         assert_eq!(http, ["include", "types", "include", "server"]);
     }
 
     #[test]
     fn globs_and_relative_includes() {
-        assert!(glob_match("/etc/nginx/conf.d/*.conf", "/etc/nginx/conf.d/a.conf"));
-        assert!(!glob_match("/etc/nginx/conf.d/*.conf", "/etc/nginx/conf.d/a.conf~"));
+        assert!(glob_match(
+            "/etc/nginx/conf.d/*.conf",
+            "/etc/nginx/conf.d/a.conf"
+        ));
+        assert!(!glob_match(
+            "/etc/nginx/conf.d/*.conf",
+            "/etc/nginx/conf.d/a.conf~"
+        ));
         assert!(!glob_match("/etc/nginx/*", "/etc/nginx/conf.d/a.conf"));
-        assert!(glob_match("/etc/nginx/sites-enabled/?efault", "/etc/nginx/sites-enabled/default"));
-        assert_eq!(resolve("conf.d/*.conf", "/etc/nginx/"), "/etc/nginx/conf.d/*.conf");
+        assert!(glob_match(
+            "/etc/nginx/sites-enabled/?efault",
+            "/etc/nginx/sites-enabled/default"
+        ));
+        assert_eq!(
+            resolve("conf.d/*.conf", "/etc/nginx/"),
+            "/etc/nginx/conf.d/*.conf"
+        );
         assert_eq!(resolve("/x", "/etc/nginx"), "/x");
     }
 }

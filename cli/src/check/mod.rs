@@ -64,7 +64,7 @@ impl Finding {
         check: &'static str,
         subject: String,
         planned: String,
-        why: String,
+        why: &str,
         reason: String,
     ) -> Self {
         Self::new(
@@ -139,8 +139,7 @@ pub fn run(plan: &Plan, cat: &Catalogue, root: &Path) -> Vec<Finding> {
     let mut findings = Vec::new();
     let files = render::files_in(plan, cat);
     let site_path = plan.site_path();
-    let planned = match compare::planned_conf(&files[0].contents, &site_path, &files[1].contents)
-    {
+    let planned = match compare::planned_conf(&files[0].contents, &site_path, &files[1].contents) {
         Ok(p) => p,
         Err(e) => {
             // The plan's own files always parse; this would be a bug, reported, not a panic.
@@ -148,7 +147,7 @@ pub fn run(plan: &Plan, cat: &Catalogue, root: &Path) -> Vec<Finding> {
                 "config",
                 "the plan's files".into(),
                 "parsable".into(),
-                e,
+                &e,
                 "nginx-gen renders them".into(),
             ));
             Vec::new()
@@ -216,7 +215,7 @@ pub fn run(plan: &Plan, cat: &Catalogue, root: &Path) -> Vec<Finding> {
                 "backlog",
                 "listening sockets".into(),
                 "the plan's backlog= on each".into(),
-                e,
+                &e,
                 compare::reason_for(plan, cat, "listen", |_| true),
             )),
         }
@@ -251,7 +250,7 @@ pub fn run(plan: &Plan, cat: &Catalogue, root: &Path) -> Vec<Finding> {
                         "error-log",
                         log.clone(),
                         "readable, without the signals".into(),
-                        e,
+                        &e,
                         "nginx reports exhausted connections, file limits and upstream failures there".into(),
                     )),
                 }
@@ -261,7 +260,7 @@ pub fn run(plan: &Plan, cat: &Catalogue, root: &Path) -> Vec<Finding> {
             "config",
             "the running configuration".into(),
             "the plan's nginx.conf and site file".into(),
-            e,
+            &e,
             "nginx -T shows what nginx runs with".into(),
         )),
     }

@@ -97,11 +97,11 @@ pub fn children(parent: u32) -> Vec<Process> {
         let Some(pid) = e.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) else {
             continue;
         };
-        let ppid = fs::read_to_string(format!("/proc/{pid}/stat"))
+        let parent_of = fs::read_to_string(format!("/proc/{pid}/stat"))
             .ok()
             .as_deref()
             .and_then(parse_stat_ppid);
-        if ppid == Some(parent)
+        if parent_of == Some(parent)
             && let Some(p) = process(pid)
         {
             found.push(p);
@@ -262,7 +262,7 @@ pub const TAIL: u64 = 1024 * 1024;
 /// The last [`TAIL`] bytes of a file, from the first whole line.
 pub fn tail(path: &Path) -> Result<String, String> {
     let mut f = fs::File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let len = f.metadata().map(|m| m.len()).unwrap_or(0);
+    let len = f.metadata().map_or(0, |m| m.len());
     let start = len.saturating_sub(TAIL);
     f.seek(SeekFrom::Start(start))
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
@@ -320,7 +320,9 @@ mod tests {
             })
         );
         assert_eq!(
-            parse_limits("Max open files            unlimited            unlimited            files\n"),
+            parse_limits(
+                "Max open files            unlimited            unlimited            files\n"
+            ),
             Some(Limits {
                 soft: None,
                 hard: None
@@ -349,7 +351,10 @@ mod tests {
                 pids: vec![1236, 1235, 1234]
             }
         );
-        assert_eq!((l[2].addr.as_str(), l[2].port, l[2].backlog), ("[::]", 80, 511));
+        assert_eq!(
+            (l[2].addr.as_str(), l[2].port, l[2].backlog),
+            ("[::]", 80, 511)
+        );
         assert_eq!((l[3].addr.as_str(), l[3].port), ("127.0.0.53", 53));
         assert!(l[3].pids.is_empty());
         assert!(parse_ss("ESTAB 0 0 1.2.3.4:22 5.6.7.8:1000\n").is_empty());
@@ -358,14 +363,36 @@ mod tests {
     #[test]
     fn proc_stat_cmdline_and_cgroup() {
         // A name with a space and a parenthesis.
-        assert_eq!(parse_stat_ppid("1234 (a b) c) S 1233 1234 1234 0"), Some(1233));
+        assert_eq!(
+            parse_stat_ppid("1234 (a b) c) S 1233 1234 1234 0"),
+            Some(1233)
+        );
         assert_eq!(parse_stat_ppid("garbage"), None);
-        let title = cmdline_title(b"nginx: master process /usr/sbin/nginx -c /tmp/t/nginx.conf\0\0\0");
-        assert_eq!(title, "nginx: master process /usr/sbin/nginx -c /tmp/t/nginx.conf");
+        let title =
+            cmdline_title(b"nginx: master process /usr/sbin/nginx -c /tmp/t/nginx.conf\0\0\0");
+        assert_eq!(
+            title,
+            "nginx: master process /usr/sbin/nginx -c /tmp/t/nginx.conf"
+        );
         assert_eq!(conf_of_title(&title).as_deref(), Some("/tmp/t/nginx.conf"));
-        assert_eq!(conf_of_title("nginx: master process /usr/sbin/nginx -g daemon on;"), None);
-        assert!(Process { pid: 1, title: "nginx: worker process".into() }.is_worker());
-        assert!(!Process { pid: 1, title: "nginx: cache manager process".into() }.is_worker());
+        assert_eq!(
+            conf_of_title("nginx: master process /usr/sbin/nginx -g daemon on;"),
+            None
+        );
+        assert!(
+            Process {
+                pid: 1,
+                title: "nginx: worker process".into()
+            }
+            .is_worker()
+        );
+        assert!(
+            !Process {
+                pid: 1,
+                title: "nginx: cache manager process".into()
+            }
+            .is_worker()
+        );
         assert_eq!(
             cgroup_v2_path("1:cpu:/\n0::/system.slice/nginx.service\n").as_deref(),
             Some("/system.slice/nginx.service")
@@ -373,7 +400,10 @@ mod tests {
         assert_eq!(cgroup_v2_path("0::/\n").as_deref(), Some(""));
         assert_eq!(parse_pid("1234\n"), Some(1234));
         assert_eq!(parse_pid("0"), None);
-        assert_eq!(sysctl_path("net.core.somaxconn"), "/proc/sys/net/core/somaxconn");
+        assert_eq!(
+            sysctl_path("net.core.somaxconn"),
+            "/proc/sys/net/core/somaxconn"
+        );
     }
 
     #[test]

@@ -19,10 +19,7 @@ pub fn text(inputs_from: &str, findings: &[Finding], command: &str) -> String {
         out.push('\n');
     }
     if findings.is_empty() {
-        let _ = writeln!(
-            out,
-            "the host matches the plan (inputs from {inputs_from})"
-        );
+        let _ = writeln!(out, "the host matches the plan (inputs from {inputs_from})");
     } else {
         let n = findings.len();
         let s = if n == 1 { "" } else { "s" };
@@ -76,7 +73,9 @@ mod tests {
             "sysctl -w".into(),
         );
         let t = text("the flags", std::slice::from_ref(&f), "nginx-gen --vcpu 2");
-        assert!(t.starts_with("[sysctl] net.core.somaxconn\n    planned: 4096\n    found:   128\n"));
+        assert!(
+            t.starts_with("[sysctl] net.core.somaxconn\n    planned: 4096\n    found:   128\n")
+        );
         assert!(t.contains("1 difference from the plan (inputs from the flags)"));
         assert!(t.contains("nginx-gen apply --vcpu 2"));
         let j: serde_json::Value = serde_json::from_str(&json("the flags", &[f], "c")).unwrap();

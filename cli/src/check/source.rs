@@ -77,16 +77,16 @@ pub fn shell_words(line: &str) -> Result<Vec<String>, String> {
 pub fn generate_of_command(command: &str) -> Result<Generate, String> {
     let words = shell_words(command)?;
     if words.first().map(String::as_str) != Some("nginx-gen") {
-        return Err(format!("the command does not start with nginx-gen: {command}"));
+        return Err(format!(
+            "the command does not start with nginx-gen: {command}"
+        ));
     }
     let cli = Cli::try_parse_from(&words).map_err(|e| {
         let text = e.to_string();
         text.lines().next().unwrap_or_default().to_owned()
     })?;
     if cli.command.is_some() {
-        return Err(format!(
-            "the command is not one of generate's: {command}"
-        ));
+        return Err(format!("the command is not one of generate's: {command}"));
     }
     Ok(cli.generate)
 }
@@ -136,7 +136,16 @@ mod tests {
     fn words_as_a_shell_splits_them() {
         assert_eq!(
             shell_words("nginx-gen --vcpu 2  --root '/srv/my site' --x \"a\\\"b\" c\\ d").unwrap(),
-            ["nginx-gen", "--vcpu", "2", "--root", "/srv/my site", "--x", "a\"b", "c d"]
+            [
+                "nginx-gen",
+                "--vcpu",
+                "2",
+                "--root",
+                "/srv/my site",
+                "--x",
+                "a\"b",
+                "c d"
+            ]
         );
         assert_eq!(shell_words("a '' b").unwrap(), ["a", "", "b"]);
         assert!(shell_words("a 'b").is_err());
@@ -169,13 +178,20 @@ mod tests {
             ..Manifest::default()
         };
         std::fs::write(lib.join("manifest.json"), m.to_json()).unwrap();
-        let none = Cli::try_parse_from(["nginx-gen", "--no-detect"]).unwrap().generate;
+        let none = Cli::try_parse_from(["nginx-gen", "--no-detect"])
+            .unwrap()
+            .generate;
         let (g, from) = choose(none, dir.path()).unwrap();
         assert!(from.contains("manifest.json"), "{from}");
         assert_eq!(Inputs::from_raw(&g.raw()).unwrap().vcpu, 3);
-        let flags = Cli::try_parse_from(["nginx-gen", "--vcpu", "5"]).unwrap().generate;
+        let flags = Cli::try_parse_from(["nginx-gen", "--vcpu", "5"])
+            .unwrap()
+            .generate;
         let (g, from) = choose(flags, dir.path()).unwrap();
-        assert_eq!((Inputs::from_raw(&g.raw()).unwrap().vcpu, from.as_str()), (5, "the flags"));
+        assert_eq!(
+            (Inputs::from_raw(&g.raw()).unwrap().vcpu, from.as_str()),
+            (5, "the flags")
+        );
         std::fs::write(lib.join("manifest.json"), "{").unwrap();
         let none = Cli::try_parse_from(["nginx-gen"]).unwrap().generate;
         assert!(choose(none, dir.path()).is_err());
