@@ -202,19 +202,24 @@ pub fn parse_ss(text: &str) -> Vec<Listener> {
     found
 }
 
-/// The listening TCP sockets of this network namespace.
-pub fn listeners() -> Result<Vec<Listener>, String> {
-    let out = Command::new("ss")
-        .args(["-ltnpH"])
+/// The standard output of a command that must succeed; the error names `what` ran.
+fn stdout_of(cmd: &mut Command, what: &str) -> Result<String, String> {
+    let out = cmd
+        .stdin(std::process::Stdio::null())
         .output()
-        .map_err(|e| format!("cannot run ss: {e}"))?;
+        .map_err(|e| format!("cannot run {what}: {e}"))?;
     if !out.status.success() {
         return Err(format!(
-            "ss -ltnpH failed: {}",
+            "{what} failed: {}",
             String::from_utf8_lossy(&out.stderr).trim()
         ));
     }
-    Ok(parse_ss(&String::from_utf8_lossy(&out.stdout)))
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// The listening TCP sockets of this network namespace.
+pub fn listeners() -> Result<Vec<Listener>, String> {
+    stdout_of(Command::new("ss").arg("-ltnpH"), "ss -ltnpH").map(|t| parse_ss(&t))
 }
 
 /// The path under `/proc/sys` of a sysctl key (`net.core.somaxconn`).
@@ -237,16 +242,7 @@ pub fn nginx_t(binary: &str, conf: Option<&str>) -> Result<String, String> {
     if let Some(c) = conf {
         cmd.args(["-c", c]);
     }
-    let out = cmd
-        .output()
-        .map_err(|e| format!("cannot run {binary} -T: {e}"))?;
-    if !out.status.success() {
-        return Err(format!(
-            "{binary} -T failed: {}",
-            String::from_utf8_lossy(&out.stderr).trim()
-        ));
-    }
-    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+    stdout_of(&mut cmd, &format!("{binary} -T"))
 }
 
 /// The running binary of a process (`/proc/<pid>/exe`), unless it was replaced since.
