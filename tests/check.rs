@@ -484,6 +484,21 @@ fn the_generated_tree_matches_until_a_sysctl_changes() {
     );
     let again = ns.check(&args);
     assert_eq!(subjects_of_text(&text(&again)), drifted);
+
+    // nginx -T reads the files as they are now: one changed after the last (re)load is named.
+    let site = fs::File::options()
+        .write(true)
+        .open(conf.join("conf.d/check.example.conf"))
+        .unwrap();
+    site.set_modified(std::time::SystemTime::now() + Duration::from_mins(1))
+        .unwrap();
+    let stale = text(&ns.check(&args));
+    drifted.insert("[config] loaded configuration".into());
+    assert_eq!(subjects_of_text(&stale), drifted, "{stale}");
+    assert!(
+        stale.contains("/etc/nginx/conf.d/check.example.conf changed"),
+        "{stale}"
+    );
 }
 
 /// Without a running nginx every check that needs it is one finding, not a panic.

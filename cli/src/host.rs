@@ -467,7 +467,7 @@ pub fn parse_nginx_v(text: &str) -> (Option<Version>, Option<Version>) {
 }
 
 /// The output of `PROGRAM -V` (a name on `PATH` or a path); `None` when it cannot run.
-fn nginx_v_output(program: &str) -> Option<String> {
+pub fn nginx_v_output(program: &str) -> Option<String> {
     let output = Command::new(program).arg("-V").output().ok()?;
     Some(
         String::from_utf8_lossy(&output.stderr).into_owned()

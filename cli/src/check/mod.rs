@@ -112,12 +112,13 @@ fn find_master(root: &Path) -> Result<probe::Process, String> {
 
 /// The running configuration: `nginx -T` of the master's binary with the file it was
 /// started with, split into files, parsed and its includes expanded. Returns it with the
-/// main file's path.
+/// main file's path and every file's.
 fn running_conf(
     binary: &str,
+    prefix: Option<&str>,
     conf_file: Option<&str>,
-) -> Result<(Vec<conf::Directive>, String), String> {
-    let dump = probe::nginx_t(binary, conf_file)?;
+) -> Result<(Vec<conf::Directive>, String, Vec<String>), String> {
+    let dump = probe::nginx_t(binary, prefix, conf_file)?;
     let files = conf::split_dump(&dump);
     let Some((main, _)) = files.first() else {
         return Err(format!("{binary} -T printed no configuration file"));
@@ -131,7 +132,32 @@ fn running_conf(
     let dir = Path::new(&main)
         .parent()
         .map_or_else(|| "/".into(), |p| p.to_string_lossy().into_owned());
-    Ok((conf::expand(&parsed[0].1, &parsed, &dir), main))
+    let paths = files.into_iter().map(|(p, _)| p).collect();
+    Ok((conf::expand(&parsed[0].1, &parsed, &dir), main, paths))
+}
+
+/// A file of the running configuration modified after nginx last loaded it (the newest
+/// start of a worker: each reload starts new ones), as a finding: `nginx -T` shows the
+/// files, so what runs may be older than what is compared. One second of slack.
+fn stale(files: &[String], loaded: Option<u64>) -> Option<Finding> {
+    let loaded = loaded?;
+    let (path, at) = files
+        .iter()
+        .filter_map(|f| probe::modified_at(f).map(|t| (f, t)))
+        .max_by_key(|(_, t)| *t)?;
+    (at > loaded + 1).then(|| {
+        Finding::new(
+            "config",
+            "loaded configuration".into(),
+            "the files as nginx last loaded them".into(),
+            format!(
+                "{path} changed {} s after nginx last (re)loaded: the running values may be older than those compared",
+                at - loaded
+            ),
+            "nginx reads its files only at start and reload; nginx -T (what check compares) reads them now".into(),
+            "nginx -t && nginx -s reload (systemctl reload nginx)".into(),
+        )
+    })
 }
 
 /// Runs every check of the host (under `root` for the installed files) against `plan`.
@@ -161,7 +187,9 @@ pub fn run(plan: &Plan, cat: &Catalogue, root: &Path) -> Vec<Finding> {
             .to_string_lossy()
             .into_owned()
     });
+    let mut prefix = None;
     let mut nginx_pids = Vec::new();
+    let mut loaded = None;
     match &master {
         Err(why) => findings.push(Finding::new(
             "nginx",
@@ -175,6 +203,7 @@ pub fn run(plan: &Plan, cat: &Catalogue, root: &Path) -> Vec<Finding> {
             if let Some(exe) = probe::exe(m.pid) {
                 binary = exe;
             }
+            prefix = probe::option_of_title(&m.title, "-p");
             if let Some(c) = probe::conf_of_title(&m.title) {
                 conf_file = Some(c);
             } else if root == Path::new("/") {
@@ -188,6 +217,11 @@ pub fn run(plan: &Plan, cat: &Catalogue, root: &Path) -> Vec<Finding> {
                 findings.extend(compare::limits(plan, cat, "worker", w.pid, probe::limits(w.pid)));
             }
             nginx_pids.extend(children.iter().map(|p| p.pid));
+            loaded = workers
+                .iter()
+                .filter_map(|w| probe::started_at(w.pid))
+                .max()
+                .or_else(|| probe::started_at(m.pid));
             findings.extend(compare::workers(
                 plan,
                 cat,
@@ -222,14 +256,22 @@ pub fn run(plan: &Plan, cat: &Catalogue, root: &Path) -> Vec<Finding> {
     }
     findings.extend(compare::sysctls(plan, cat, &probe::sysctl));
 
-    match running_conf(&binary, conf_file.as_deref()) {
-        Ok((running, main)) => {
+    // Relative error logs are under the prefix: -p, else the compiled-in one.
+    let log_prefix = prefix.clone().unwrap_or_else(|| {
+        nginx_gen::host::nginx_v_output(&binary)
+            .as_deref()
+            .and_then(probe::parse_prefix)
+            .unwrap_or_else(|| "/usr/share/nginx".into())
+    });
+    match running_conf(&binary, prefix.as_deref(), conf_file.as_deref()) {
+        Ok((running, main, paths)) => {
+            findings.extend(stale(&paths, loaded));
             let names = compare::Files {
                 main: &main,
                 site: &site_path,
             };
             findings.extend(compare::config(plan, cat, &planned, &running, &names));
-            for log in compare::error_logs(&running, "/usr/share/nginx") {
+            for log in compare::error_logs(&running, &log_prefix) {
                 match probe::tail(Path::new(&log)) {
                     Ok(text) => {
                         for signal in probe::SIGNALS {

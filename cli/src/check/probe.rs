@@ -44,6 +44,41 @@ pub fn parse_stat_ppid(text: &str) -> Option<u32> {
     after.split_whitespace().nth(1)?.parse().ok()
 }
 
+/// The start time of a `/proc/<pid>/stat` text, in clock ticks after boot (field 22).
+pub fn parse_starttime(text: &str) -> Option<u64> {
+    let after = &text[text.rfind(')')? + 1..];
+    // Fields from the third (the state) on.
+    after.split_whitespace().nth(19)?.parse().ok()
+}
+
+/// The boot time of a `/proc/stat` text (`btime`, seconds since the epoch).
+pub fn parse_btime(text: &str) -> Option<u64> {
+    text.lines()
+        .find_map(|l| l.strip_prefix("btime "))?
+        .trim()
+        .parse()
+        .ok()
+}
+
+/// Clock ticks per second of `/proc/<pid>/stat` times: `USER_HZ`, 100 on every Linux
+/// architecture nginx-gen runs on.
+const USER_HZ: u64 = 100;
+
+/// When a process started, in seconds since the epoch.
+pub fn started_at(pid: u32) -> Option<u64> {
+    let ticks = parse_starttime(&fs::read_to_string(format!("/proc/{pid}/stat")).ok()?)?;
+    let boot = parse_btime(&fs::read_to_string("/proc/stat").ok()?)?;
+    Some(boot + ticks / USER_HZ)
+}
+
+/// When a file was last modified, in seconds since the epoch.
+pub fn modified_at(path: &str) -> Option<u64> {
+    let t = fs::metadata(path).ok()?.modified().ok()?;
+    t.duration_since(std::time::UNIX_EPOCH)
+        .ok()
+        .map(|d| d.as_secs())
+}
+
 /// One nginx process.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Process {
@@ -70,12 +105,24 @@ pub fn cmdline_title(raw: &[u8]) -> String {
         .join(" ")
 }
 
+/// The value of option `flag` (`-c`, `-p`) in a master's title (`nginx: master process
+/// /usr/sbin/nginx -p /srv/nginx/ -c /srv/nginx/nginx.conf`).
+pub fn option_of_title(title: &str, flag: &str) -> Option<String> {
+    let mut words = title.split_whitespace();
+    words.find(|w| *w == flag)?;
+    words.next().map(str::to_owned)
+}
+
+/// The compiled-in prefix of `nginx -V` output (`--prefix=/usr/share/nginx`).
+pub fn parse_prefix(v: &str) -> Option<String> {
+    let rest = v.split("--prefix=").nth(1)?;
+    rest.split_whitespace().next().map(str::to_owned)
+}
+
 /// The configuration file of a master's title (`nginx: master process /usr/sbin/nginx -c
 /// /etc/nginx/nginx.conf`), when it was started with `-c`.
 pub fn conf_of_title(title: &str) -> Option<String> {
-    let mut words = title.split_whitespace();
-    words.find(|w| *w == "-c")?;
-    words.next().map(str::to_owned)
+    option_of_title(title, "-c")
 }
 
 /// The process of `pid`, if it runs.
@@ -235,10 +282,14 @@ pub fn sysctl(key: &str) -> Result<String, String> {
         .map_err(|e| format!("cannot read {path}: {e}"))
 }
 
-/// Runs `BINARY -T [-c CONF]`: the whole configuration, each file under its marker.
-pub fn nginx_t(binary: &str, conf: Option<&str>) -> Result<String, String> {
+/// Runs `BINARY -T [-p PREFIX] [-c CONF]`: the whole configuration, each file under its
+/// marker.
+pub fn nginx_t(binary: &str, prefix: Option<&str>, conf: Option<&str>) -> Result<String, String> {
     let mut cmd = Command::new(binary);
     cmd.arg("-T");
+    if let Some(p) = prefix {
+        cmd.args(["-p", p]);
+    }
     if let Some(c) = conf {
         cmd.args(["-c", c]);
     }
@@ -400,6 +451,26 @@ mod tests {
             sysctl_path("net.core.somaxconn"),
             "/proc/sys/net/core/somaxconn"
         );
+    }
+
+    #[test]
+    fn start_and_boot_times() {
+        // A real /proc/<pid>/stat of an nginx worker (comm with a space).
+        let stat = "4321 (nginx: worker) S 4320 4320 4320 0 -1 4194624 117 0 0 0 0 0 0 0 20 0 1 0 123456 10465280 900 18446744073709551615 1 1 0 0 0 0 0 4096 0 0 0 0 17 1 0 0 0 0 0";
+        assert_eq!(parse_starttime(stat), Some(123_456));
+        assert_eq!(parse_stat_ppid(stat), Some(4320));
+        assert_eq!(parse_starttime("1 (x) S 0"), None);
+        assert_eq!(
+            parse_btime("cpu  1 2 3\nintr 5\nbtime 1764619200\nprocesses 9\n"),
+            Some(1_764_619_200)
+        );
+        // This process started after boot and before now.
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_secs();
+        let me = started_at(std::process::id()).unwrap();
+        assert!(me <= now + 1 && me + 3600 > now, "{me} vs {now}");
     }
 
     #[test]
