@@ -390,15 +390,15 @@ fn apply_sysctls(ns: &Ns, file: &str) {
     }
 }
 
-/// (b) The tree nginx-gen generates, started with the planned limits (as far as this
-/// machine's hard limit allows) and the planned sysctls: nothing differs but that limit;
-/// (c) then `net.core.somaxconn` changed in the namespace is named; (d) JSON agrees.
-#[test]
-fn the_generated_tree_matches_until_a_sysctl_changes() {
-    let ns = Ns::new();
+/// Installs in the namespace the tree nginx-gen generates for `args` (Debian's default site
+/// removed: the plan's catch-all is the default server), applies its sysctls and starts
+/// nginx with its file limit, as far as this machine's hard limit allows. Returns the
+/// limit given and the findings that remain: the master's limit when the planned one is above
+/// what a container may set.
+fn start_generated(ns: &Ns, args: &[String]) -> (u64, BTreeSet<String>) {
     let out_dir = tempfile::tempdir().unwrap();
     let generated_run = run(Command::new(BIN)
-        .args(inputs())
+        .args(args)
         .arg("--out")
         .arg(out_dir.path()));
     assert!(
@@ -407,7 +407,6 @@ fn the_generated_tree_matches_until_a_sysctl_changes() {
         String::from_utf8_lossy(&generated_run.stderr)
     );
     let conf = ns.conf_dir();
-    // The site's catch-all is the default server: Debian's default site goes.
     for e in fs::read_dir(conf.join("sites-enabled")).unwrap() {
         fs::remove_file(e.unwrap().path()).unwrap();
     }
@@ -419,7 +418,7 @@ fn the_generated_tree_matches_until_a_sysctl_changes() {
     )
     .unwrap();
     let sysctl = fs::read_to_string(out_dir.path().join("etc/sysctl.d/99-nginx-gen.conf")).unwrap();
-    apply_sysctls(&ns, &sysctl);
+    apply_sysctls(ns, &sysctl);
     let drop_in = fs::read_to_string(
         out_dir
             .path()
@@ -436,16 +435,28 @@ fn the_generated_tree_matches_until_a_sysctl_changes() {
     // initial user namespace): the one difference this machine may be unable to remove.
     let limit = planned.min(hard_limit());
     let master = ns.start_nginx(limit, limit);
-
-    let args = inputs();
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let out = ns.check(&args);
-    let report = text(&out);
     let mut expected = BTreeSet::new();
     if limit < planned {
         expected.insert(format!(
             "[limits] nginx master (pid {master}): Max open files"
         ));
+    }
+    (limit, expected)
+}
+
+/// (b) The tree nginx-gen generates, started with the planned limits (as far as this
+/// machine's hard limit allows) and the planned sysctls: nothing differs but that limit;
+/// (c) then `net.core.somaxconn` changed in the namespace is named; (d) JSON agrees.
+#[test]
+fn the_generated_tree_matches_until_a_sysctl_changes() {
+    let ns = Ns::new();
+    let conf = ns.conf_dir();
+    let (limit, expected) = start_generated(&ns, &inputs());
+    let args = inputs();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = ns.check(&args);
+    let report = text(&out);
+    if !expected.is_empty() {
         assert!(
             report.contains(&format!("found:   soft {limit}, hard {limit}")),
             "{report}"
@@ -499,6 +510,40 @@ fn the_generated_tree_matches_until_a_sysctl_changes() {
         stale.contains("/etc/nginx/conf.d/check.example.conf changed"),
         "{stale}"
     );
+}
+
+/// Upstream failures nginx itself logs (a proxy to an application that is not running)
+/// are counted from the error log the running configuration names.
+#[test]
+fn upstream_failures_in_the_error_log_are_findings() {
+    let ns = Ns::new();
+    let args = with(&["--workload", "proxy", "--upstream", "127.0.0.1:9"]);
+    let (_, expected) = start_generated(&ns, &args);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let before = ns.check(&args);
+    assert_eq!(
+        subjects_of_text(&text(&before)),
+        expected,
+        "{}",
+        text(&before)
+    );
+    for _ in 0..3 {
+        let status = ns.ok(
+            "curl -s -o /dev/null -w '%{http_code}' -H 'Host: check.example' http://127.0.0.1/",
+        );
+        assert_eq!(status, "502");
+    }
+    let out = ns.check(&[args.as_slice(), &["--format", "json"]].concat());
+    assert_eq!(out.status.code(), Some(1));
+    let doc = json_of(&out);
+    let f = finding(
+        &doc,
+        "error-log",
+        "/var/log/nginx/error.log: \"connect() failed\"",
+    );
+    let found = f["found"].as_str().unwrap();
+    assert!(found.starts_with("3, last at 20"), "{f}");
+    assert!(f["fix"].as_str().unwrap().contains("application"), "{f}");
 }
 
 /// Without a running nginx every check that needs it is one finding, not a panic.
