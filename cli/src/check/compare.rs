@@ -100,7 +100,10 @@ pub fn limits(
         (
             worker?,
             "worker_rlimit_nofile",
-            "set worker_rlimit_nofile in nginx.conf's main context (nginx-gen apply), then nginx -t && nginx -s reload".to_owned(),
+            format!(
+                "worker_rlimit_nofile {}; in nginx.conf's main context (nginx-gen apply), then nginx -t && nginx -s reload",
+                show(worker?.soft)
+            ),
         )
     };
     let reason = reason_for(plan, cat, setting, |_| true);
@@ -716,6 +719,11 @@ mod tests {
             f.fix
         );
         let f = limits(&plan, cat, "worker", 2, Err("cannot read".into())).unwrap();
+        assert!(
+            f.fix.starts_with("worker_rlimit_nofile 10240;"),
+            "{}",
+            f.fix
+        );
         assert_eq!(f.found, "unreadable: cannot read");
 
         let kernel = |k: &str| match k {
