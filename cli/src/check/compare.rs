@@ -718,12 +718,17 @@ mod tests {
             "{}",
             f.fix
         );
-        let f = limits(&plan, cat, "worker", 2, Err("cannot read".into())).unwrap();
+        let inherited = Limits {
+            soft: Some(1024),
+            hard: Some(524_288),
+        };
+        let f = limits(&plan, cat, "worker", 2, Ok(inherited)).unwrap();
         assert!(
             f.fix.starts_with("worker_rlimit_nofile 10240;"),
             "{}",
             f.fix
         );
+        let f = limits(&plan, cat, "worker", 2, Err("cannot read".into())).unwrap();
         assert_eq!(f.found, "unreadable: cannot read");
 
         let kernel = |k: &str| match k {
