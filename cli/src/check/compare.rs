@@ -347,6 +347,32 @@ fn server_key(server: &Directive) -> (BTreeSet<String>, BTreeSet<u16>) {
     (names, defaults)
 }
 
+/// Every port a server block listens on.
+fn server_ports(server: &Directive) -> BTreeSet<u16> {
+    server
+        .children()
+        .iter()
+        .filter(|d| d.name == "listen")
+        .filter_map(|d| d.args.first().and_then(|a| listen_key(a)).map(|(_, p)| p))
+        .collect()
+}
+
+/// The running server block that is the plan's `server`: the same names on a port it
+/// listens on too (the plain-HTTP and HTTPS servers of a site share their names), or, for
+/// a catch-all, the default server on its ports.
+fn matching<'a>(server: &Directive, running: &[&'a Directive]) -> Option<&'a Directive> {
+    let (names, defaults) = server_key(server);
+    let ports = server_ports(server);
+    running.iter().copied().find(|r| {
+        let (rn, rd) = server_key(r);
+        if names.is_empty() {
+            !defaults.is_empty() && defaults.is_subset(&rd)
+        } else {
+            rn == names && !ports.is_disjoint(&server_ports(r))
+        }
+    })
+}
+
 fn describe_server(server: &Directive) -> String {
     let (names, defaults) = server_key(server);
     if names.is_empty() || names.iter().all(|n| n == "_" || n.is_empty()) {
@@ -439,15 +465,8 @@ pub fn config(
     }
     let running_servers = servers(running);
     for server in servers(planned) {
-        let (names, defaults) = server_key(server);
-        let found = running_servers.iter().find(|r| {
-            let (rn, rd) = server_key(r);
-            if names.is_empty() {
-                !defaults.is_empty() && defaults.is_subset(&rd)
-            } else {
-                rn == names
-            }
-        });
+        let (names, _) = server_key(server);
+        let found = matching(server, &running_servers);
         let what = describe_server(server);
         let in_server = |s: Scope| matches!(s, Scope::Server { .. });
         match found {
@@ -617,10 +636,42 @@ mod tests {
 
     #[test]
     fn the_plan_against_itself_matches() {
-        let plan = plan();
         let cat = Catalogue::english();
-        let p = planned(&plan);
-        assert!(config(&plan, cat, &p, &p, &FILES).is_empty());
+        // A TLS site has two servers of the same names (HTTP redirect, HTTPS) and two
+        // catch-alls: each is found by its names and ports.
+        let tls = Plan::new(
+            &Inputs::from_json(
+                r#"{"vcpu": 2, "ram": "4G", "server_names": ["a.example"], "tls": true, "workload": "proxy"}"#,
+            )
+            .unwrap(),
+        );
+        for plan in [plan(), tls] {
+            let p = planned(&plan);
+            assert!(config(&plan, cat, &p, &p, &FILES).is_empty());
+        }
+        let tls = Plan::new(
+            &Inputs::from_json(r#"{"server_names": ["a.example"], "tls": true}"#).unwrap(),
+        );
+        let p = planned(&tls);
+        let names: Vec<String> = servers(&p).iter().map(|s| describe_server(s)).collect();
+        assert_eq!(
+            names,
+            [
+                "server (default_server on 80)",
+                "server (default_server on 443)",
+                "server a.example",
+                "server a.example"
+            ]
+        );
+        // The HTTPS server alone missing is named.
+        let mut r = p.clone();
+        let http = r.iter_mut().find(|d| d.name == "http").unwrap();
+        let children = http.block.as_mut().unwrap();
+        let last = children.iter().rposition(|d| d.name == "server").unwrap();
+        children.remove(last);
+        let found = config(&tls, cat, &p, &r, &FILES);
+        let subjects: Vec<&str> = found.iter().map(|f| f.subject.as_str()).collect();
+        assert_eq!(subjects, ["server a.example"], "{found:#?}");
     }
 
     #[test]

@@ -298,12 +298,13 @@ pub fn run(plan: &Plan, cat: &Catalogue, root: &Path) -> Vec<Finding> {
                 }
             }
         }
-        Err(e) => findings.push(Finding::unreadable(
+        Err(e) => findings.push(Finding::new(
             "config",
             "the running configuration".into(),
             "the plan's nginx.conf and site file".into(),
-            &e,
+            format!("unreadable: {e}"),
             "nginx -T shows what nginx runs with".into(),
+            "run nginx -t: a configuration on disk that does not load is also what the next reload would fail on; as another user, run check as root".into(),
         )),
     }
     findings
