@@ -117,7 +117,9 @@ impl Ns {
     /// and waits for its workers; returns the master's pid.
     fn start_nginx(&self, soft: u64, hard: u64) -> u32 {
         self.ok(&format!("prlimit --nofile={soft}:{hard} /usr/sbin/nginx"));
-        let deadline = Instant::now() + Duration::from_secs(15);
+        let deadline = Instant::now() + Duration::from_secs(20);
+        // Ready: the pid file, a socket on port 80, and as many workers for 0.6 s.
+        let mut seen = (0, 0);
         loop {
             let pid = self.sh("cat /run/nginx.pid");
             let listening = self.sh("ss -ltnH | grep -c ':80 '");
@@ -127,14 +129,19 @@ impl Ns {
                 .ok();
             if let Some(m) = master
                 && String::from_utf8_lossy(&listening.stdout).trim() != "0"
-                && workers_of(m) > 0
             {
-                // Let every worker finish starting.
-                std::thread::sleep(Duration::from_millis(300));
-                return m;
+                let n = workers_of(m);
+                seen = if n > 0 && n == seen.0 {
+                    (n, seen.1 + 1)
+                } else {
+                    (n, 0)
+                };
+                if seen.1 >= 3 {
+                    return m;
+                }
             }
             assert!(Instant::now() < deadline, "nginx did not start");
-            std::thread::sleep(Duration::from_millis(50));
+            std::thread::sleep(Duration::from_millis(200));
         }
     }
 
