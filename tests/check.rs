@@ -487,6 +487,9 @@ fn the_generated_tree_matches_until_a_sysctl_changes() {
     assert_eq!(doc["matches"], false);
     let mut drifted = expected.clone();
     drifted.insert("[sysctl] net.core.somaxconn".into());
+    // The sockets keep the backlog they were opened with; the next start would not.
+    drifted.insert("[backlog] listen 0.0.0.0:80: backlog".into());
+    drifted.insert("[backlog] listen [::]:80: backlog".into());
     assert_eq!(subjects_of_json(&doc), drifted, "{doc:#}");
     let s = finding(&doc, "sysctl", "net.core.somaxconn");
     assert_eq!(
@@ -499,6 +502,11 @@ fn the_generated_tree_matches_until_a_sysctl_changes() {
             .unwrap()
             .starts_with("sysctl -w net.core.somaxconn='4096'"),
         "{s}"
+    );
+    let b = finding(&doc, "backlog", "0.0.0.0:80");
+    assert_eq!(
+        b["found"],
+        "512 now; net.core.somaxconn 128 caps it at the next start of nginx"
     );
     let again = ns.check(&args);
     assert_eq!(subjects_of_text(&text(&again)), drifted);

@@ -275,10 +275,27 @@ pub fn backlogs(
             ));
             continue;
         };
+        let capped = somaxconn.is_some_and(|m| m < *want);
         if socket.backlog == *want {
+            // In effect now, but the kernel caps the next listen() (a restart) at somaxconn.
+            if let Some(max) = somaxconn.filter(|_| capped) {
+                out.push(Finding::new(
+                    "backlog",
+                    subject,
+                    want.to_string(),
+                    format!(
+                        "{want} now; net.core.somaxconn {max} caps it at the next start of nginx"
+                    ),
+                    reason.clone(),
+                    format!(
+                        "sysctl -w net.core.somaxconn={} (and keep it in {})",
+                        want.max(&4096),
+                        nginx_gen_core::render::SYSCTL_PATH
+                    ),
+                ));
+            }
             continue;
         }
-        let capped = somaxconn.is_some_and(|m| m < *want);
         let fix = if capped {
             format!(
                 "net.core.somaxconn ({}) caps the backlog: raise it (sysctl -w net.core.somaxconn={}), then nginx -s reload (nginx sets the backlog again)",
@@ -845,6 +862,13 @@ mod tests {
             capped[0].fix.contains("caps the backlog"),
             "{}",
             capped[0].fix
+        );
+        // Set before somaxconn was lowered: in effect, but not after a restart.
+        let later = backlogs(&plan, cat, &want, &[socket("*", 512)], Some(128));
+        assert_eq!(later.len(), 2);
+        assert_eq!(
+            later[0].found,
+            "512 now; net.core.somaxconn 128 caps it at the next start of nginx"
         );
     }
 
