@@ -382,19 +382,36 @@ fn matching<'a>(server: &Directive, running: &[&'a Directive]) -> Option<&'a Dir
     let ports = server_ports(server);
     running.iter().copied().find(|r| {
         let (rn, rd) = server_key(r);
-        if names.is_empty() {
-            !defaults.is_empty() && defaults.is_subset(&rd)
-        } else {
+        let unnamed = |n: &BTreeSet<String>| n.iter().all(String::is_empty);
+        if !names.is_empty() {
             rn == names && !ports.is_disjoint(&server_ports(r))
+        } else if !defaults.is_empty() {
+            defaults.is_subset(&rd)
+        } else {
+            // A catch-all beside an existing default server: no name, on the same ports.
+            unnamed(&rn) && !ports.is_disjoint(&server_ports(r))
         }
     })
 }
 
 fn describe_server(server: &Directive) -> String {
     let (names, defaults) = server_key(server);
+    let list = |ports: &BTreeSet<u16>| {
+        ports
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
     if names.is_empty() || names.iter().all(|n| n == "_" || n.is_empty()) {
-        let ports: Vec<String> = defaults.iter().map(ToString::to_string).collect();
-        format!("server (default_server on {})", ports.join(", "))
+        if defaults.is_empty() {
+            format!(
+                "server (no server_name, on {})",
+                list(&server_ports(server))
+            )
+        } else {
+            format!("server (default_server on {})", list(&defaults))
+        }
     } else {
         format!("server {}", names.into_iter().collect::<Vec<_>>().join(" "))
     }
@@ -662,7 +679,13 @@ mod tests {
             )
             .unwrap(),
         );
-        for plan in [plan(), tls] {
+        let beside = Plan::new(
+            &Inputs::from_json(
+                r#"{"server_names": ["a.example"], "existing_default_server": true}"#,
+            )
+            .unwrap(),
+        );
+        for plan in [plan(), tls, beside.clone()] {
             let p = planned(&plan);
             assert!(config(&plan, cat, &p, &p, &FILES).is_empty());
         }
@@ -679,6 +702,11 @@ mod tests {
                 "server a.example",
                 "server a.example"
             ]
+        );
+        let p = planned(&beside);
+        assert_eq!(
+            describe_server(servers(&p)[0]),
+            "server (no server_name, on 80)"
         );
         // The HTTPS server alone missing is named.
         let mut r = p.clone();

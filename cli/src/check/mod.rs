@@ -97,8 +97,13 @@ fn find_master(root: &Path) -> Result<probe::Process, String> {
         .unwrap_or_else(|| "/run/nginx.pid".into());
     let text = std::fs::read_to_string(&pid_file)
         .map_err(|e| format!("no nginx running: cannot read the pid file {pid_file}: {e}"))?;
-    let pid = probe::parse_pid(&text)
-        .ok_or_else(|| format!("the pid file {pid_file} holds no pid: {:?}", text.trim()))?;
+    let pid = probe::parse_pid(&text).ok_or_else(|| {
+        if text.trim().is_empty() {
+            format!("no nginx running: the pid file {pid_file} is empty")
+        } else {
+            format!("the pid file {pid_file} holds no pid: {:?}", text.trim())
+        }
+    })?;
     let process = probe::process(pid)
         .ok_or_else(|| format!("no nginx running: pid {pid} of {pid_file} is gone"))?;
     if !process.title.starts_with("nginx: master process") {
