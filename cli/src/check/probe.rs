@@ -166,8 +166,9 @@ pub fn limits(pid: u32) -> Result<Limits, String> {
 }
 
 /// The CPUs a process may use and where that comes from: its affinity list
-/// (`Cpus_allowed_list` of `/proc/<pid>/status`) and its cgroup's `cpu.max` quota
-/// (cgroup v2), the smaller, as [`host::choose_vcpu`] decides for this host.
+/// (`Cpus_allowed_list` of `/proc/<pid>/status`) and the cgroup v2 `cpu.max` quota of its
+/// cgroup and every ancestor (the smallest binds), the smaller of the two, as
+/// [`host::choose_vcpu`] decides for this host.
 pub fn cpus(pid: u32) -> Option<(u32, String)> {
     let affinity = fs::read_to_string(format!("/proc/{pid}/status"))
         .ok()
@@ -178,13 +179,27 @@ pub fn cpus(pid: u32) -> Option<(u32, String)> {
         .as_deref()
         .and_then(cgroup_v2_path)
         .and_then(|path| {
-            fs::read_to_string(format!("/sys/fs/cgroup{path}/cpu.max"))
-                .or_else(|_| fs::read_to_string("/sys/fs/cgroup/cpu.max"))
-                .ok()
-        })
-        .as_deref()
-        .and_then(host::parse_cpu_max);
+            cgroup_ancestry(&path)
+                .iter()
+                .filter_map(|dir| fs::read_to_string(format!("/sys/fs/cgroup{dir}/cpu.max")).ok())
+                .filter_map(|t| host::parse_cpu_max(&t))
+                .min()
+        });
     host::choose_vcpu(affinity, quota)
+}
+
+/// A cgroup path and each of its ancestors up to the root (`""`), deepest first.
+pub fn cgroup_ancestry(path: &str) -> Vec<String> {
+    let mut out = vec![path.trim_end_matches('/').to_owned()];
+    let mut rest = out[0].as_str();
+    let mut ancestors = Vec::new();
+    while let Some((parent, _)) = rest.rsplit_once('/') {
+        ancestors.push(parent.to_owned());
+        rest = parent;
+    }
+    out.extend(ancestors);
+    out.dedup();
+    out
 }
 
 /// The cgroup v2 path of a `/proc/<pid>/cgroup` text (its `0::PATH` line).
@@ -445,6 +460,11 @@ mod tests {
             Some("/system.slice/nginx.service")
         );
         assert_eq!(cgroup_v2_path("0::/\n").as_deref(), Some(""));
+        assert_eq!(
+            cgroup_ancestry("/system.slice/nginx.service"),
+            ["/system.slice/nginx.service", "/system.slice", ""]
+        );
+        assert_eq!(cgroup_ancestry(""), [""]);
         assert_eq!(parse_pid("1234\n"), Some(1234));
         assert_eq!(parse_pid("0"), None);
         assert_eq!(
