@@ -1,5 +1,7 @@
-//! The library half of the `nginx-gen` crate: host probing ([`host`]), shared by the
+//! The library half of the `nginx-gen` crate: host probing ([`host`]) and the order of the
+//! kernel settings files ([`sysctl_d`]), shared by the
 //! `nginx-gen` binary (`src/main.rs`) and the benchmark harness (`bench/`), so the machine
 //! is read by one piece of code.
 
 pub mod host;
+pub mod sysctl_d;
