@@ -847,3 +847,153 @@ fn apply_warns_about_sysctl_files_that_override_its_own() {
     let stdout = ok(&apply(r, &args, None));
     assert!(!stdout.contains("warning: /etc/sysctl.d"), "{stdout}");
 }
+
+/// A free TCP port on loopback (bound, then released for nginx).
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// An nginx this test started; stopped (by its own id) when dropped.
+struct Running(std::process::Child);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        // SIGTERM, so the master stops its workers (SIGKILL would orphan them).
+        let _ = Command::new("kill")
+            .args(["-TERM", &self.0.id().to_string()])
+            .status();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while matches!(self.0.try_wait(), Ok(None)) && std::time::Instant::now() < deadline {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Debian's nginx, in the foreground, serving the tree installed under `root` (its
+/// references to /etc/nginx, its pid file and logs moved under `root` and `state`).
+fn serve(root: &Path, state: &Path, port: u16) -> Running {
+    fn rewrite(dir: &Path, pairs: &[(String, String)]) {
+        for entry in fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                rewrite(&path, pairs);
+            } else if let Ok(mut text) = fs::read_to_string(&path) {
+                for (from, to) in pairs {
+                    text = text.replace(from, to);
+                }
+                fs::write(&path, text).unwrap();
+            }
+        }
+    }
+    let conf = root.join("etc/nginx");
+    rewrite(
+        &conf,
+        &[
+            ("/etc/nginx/".into(), format!("{}/", conf.display())),
+            (
+                "/run/nginx.pid".into(),
+                state.join("nginx.pid").display().to_string(),
+            ),
+            ("/var/log/nginx/".into(), format!("{}/", state.display())),
+        ],
+    );
+    let child = Command::new("/usr/sbin/nginx")
+        .arg("-e")
+        .arg(state.join("startup.log"))
+        .arg("-c")
+        .arg(conf.join("nginx.conf"))
+        .args(["-g", "daemon off;"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut running = Running(child);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        if let Ok(Some(status)) = running.0.try_wait() {
+            let mut err = String::new();
+            let _ = std::io::Read::read_to_string(running.0.stderr.as_mut().unwrap(), &mut err);
+            panic!("nginx exited ({status}): {err}");
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "nginx does not listen on {port}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    running
+}
+
+/// The probes `apply` runs after a reload, against Debian's nginx serving an applied tree
+/// with TLS (the test certificate): each name answers over HTTP and HTTPS, the catch-all
+/// closes a name no site has and refuses its handshake.
+#[test]
+fn the_probes_against_a_live_nginx_serving_an_applied_tree() {
+    use nginx_gen::probe::{self, CatchAll, NO_SITE_NAME};
+    let root = host_root();
+    let r = root.path();
+    // Debian's default site would take port 80; ours is the default server on its ports.
+    fs::remove_file(r.join("etc/nginx/sites-enabled/default")).unwrap();
+    let state = tempfile::tempdir().unwrap();
+    let cert = nginx_gen_testsupport::self_signed(state.path(), "a.example").unwrap();
+    let (http, tls) = (free_port(), free_port());
+    let listen = format!("127.0.0.1:{http}");
+    let doc = serde_json::json!({
+        "vcpu": 2, "ram": "4G", "nginx_version": "1.22.1", "openssl_version": "3.0.11",
+        "server_names": ["a.example"], "listen": [listen], "tls": true, "tls_port": tls,
+        "tls_cert": cert.cert, "tls_key": cert.key,
+    });
+    let raw = nginx_gen_core::RawInputs::from_json(&doc.to_string()).unwrap();
+    let inputs = nginx_gen_core::Inputs::from_raw(&raw).unwrap();
+    // The command the manifest keeps (it starts with --no-detect): the same plan.
+    let args: Vec<String> = inputs
+        .to_command()
+        .split_whitespace()
+        .skip(1)
+        .map(ToString::to_string)
+        .collect();
+    ok(&apply(r, &args, None));
+    let plan = nginx_gen_core::Plan::new(&inputs);
+    let probes = probe::probes(&plan);
+    let (http, tls): (std::net::SocketAddr, std::net::SocketAddr) = (
+        listen.parse().unwrap(),
+        format!("127.0.0.1:{tls}").parse().unwrap(),
+    );
+    assert_eq!(probes.http, [(http, "a.example".to_owned())]);
+    assert_eq!(probes.https, [(tls, "a.example".to_owned())]);
+    assert_eq!(
+        probes.catch_all,
+        CatchAll::Probe {
+            http,
+            tls: Some(tls)
+        }
+    );
+    let _nginx = serve(r, state.path(), http.port());
+    let t = std::time::Duration::from_secs(5);
+    // Plain HTTP redirects to HTTPS: a status line is an answer.
+    let line = probe::probe_http(http, "a.example", t).unwrap();
+    assert!(line.starts_with("HTTP/1.1 308"), "{line}");
+    let line = probe::probe_https(tls, "a.example", t).unwrap();
+    assert!(line.starts_with("HTTP/1.1 "), "{line}");
+    let done = probe::probe_catch_all(http, Some(tls), t).unwrap();
+    assert!(
+        done.contains("closed without a status line (444)"),
+        "{done}"
+    );
+    assert!(done.contains("handshake refused"), "{done}");
+    // The other way round, each probe fails.
+    let e = probe::probe_http(http, NO_SITE_NAME, t).unwrap_err();
+    assert!(e.contains("without an HTTP status line"), "{e}");
+    let e = probe::probe_https(tls, NO_SITE_NAME, t).unwrap_err();
+    assert!(e.contains("handshake was refused"), "{e}");
+    let e = probe::probe_catch_all(tls, None, t).unwrap_err();
+    assert!(e.contains(NO_SITE_NAME), "{e}");
+    let e = probe::probe_https(http, "a.example", t).unwrap_err();
+    assert!(e.contains("does not answer"), "{e}");
+}
