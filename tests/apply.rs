@@ -81,8 +81,15 @@ fn inputs(name: &str) -> Vec<String> {
 }
 
 fn apply(root: &Path, args: &[String], env: Option<(&str, &str)>) -> Output {
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    run("apply", root, &args, env)
+}
+
+/// `nginx-gen SUBCOMMAND --install-root ROOT ARGS…`, with `env` set (and the test hook
+/// unset otherwise).
+fn run(subcommand: &str, root: &Path, args: &[&str], env: Option<(&str, &str)>) -> Output {
     let mut cmd = Command::new(BIN);
-    cmd.arg("apply")
+    cmd.arg(subcommand)
         .arg("--install-root")
         .arg(root)
         .args(args)
@@ -228,13 +235,7 @@ fn first_apply_installs_the_files_and_keeps_the_existing_site() {
         .collect();
     assert!(leftovers.is_empty(), "{leftovers:?}");
     // The installed tree passes the real nginx -t as a whole.
-    let t = Command::new("/usr/sbin/nginx")
-        .arg("-t")
-        .arg("-c")
-        .arg(r.join("etc/nginx/nginx.conf"))
-        .output()
-        .unwrap();
-    assert!(t.status.success(), "{}", text(&t.stderr));
+    nginx_t(r);
 }
 
 #[test]
@@ -515,16 +516,15 @@ fn a_failed_first_apply_leaves_etc_as_it_was_directories_included() {
 }
 
 fn rollback(root: &Path, args: &[&str], env: Option<(&str, &str)>) -> Output {
-    let mut cmd = Command::new(BIN);
-    cmd.arg("rollback")
-        .arg("--install-root")
-        .arg(root)
-        .args(args)
-        .env_remove("NGINX_GEN_TEST_FAIL_STEP");
-    if let Some((k, v)) = env {
-        cmd.env(k, v);
-    }
-    cmd.output().unwrap()
+    run("rollback", root, args, env)
+}
+
+/// A host root where a.example then b.example were applied (two backup sets).
+fn a_then_b() -> tempfile::TempDir {
+    let root = host_root();
+    ok(&apply(root.path(), &inputs("a.example"), None));
+    ok(&apply(root.path(), &inputs("b.example"), None));
+    root
 }
 
 /// The id of a backup set (its directory's name).
@@ -689,10 +689,8 @@ fn rollback_list_shows_the_sets_newest_first() {
 
 #[test]
 fn rollback_dry_run_prints_the_diff_and_changes_nothing() {
-    let root = host_root();
+    let root = a_then_b();
     let r = root.path();
-    ok(&apply(r, &inputs("a.example"), None));
-    ok(&apply(r, &inputs("b.example"), None));
     let before = snapshot(r, true);
     let stdout = ok(&rollback(r, &["--dry-run"], None));
     assert!(
@@ -739,10 +737,8 @@ fn rollback_without_a_set_or_with_an_unknown_id_exits_2_and_changes_nothing() {
 
 #[test]
 fn a_restored_tree_nginx_rejects_leaves_everything_as_it_was() {
-    let root = host_root();
+    let root = a_then_b();
     let r = root.path();
-    ok(&apply(r, &inputs("a.example"), None));
-    ok(&apply(r, &inputs("b.example"), None));
     // The second set's copy of the first site, corrupted.
     let sets = backup_sets(r);
     let copy = sets[1].join("files/etc/nginx/conf.d/a.example.conf");

@@ -53,6 +53,17 @@ pub struct Failed {
     pub report: String,
 }
 
+impl Failed {
+    /// A failure at `step`, with what was printed before it.
+    fn at(step: &'static str, message: String, report: &str) -> Self {
+        Self {
+            step,
+            message,
+            report: report.to_owned(),
+        }
+    }
+}
+
 fn fail_hook(step: &str) -> bool {
     std::env::var(FAIL_STEP_VAR).is_ok_and(|s| s == step)
 }
@@ -100,19 +111,11 @@ fn read_optional(path: &Path) -> io::Result<Option<Vec<u8>>> {
 pub fn apply(files: &[File], opts: &Options, service: &mut dyn Service) -> Result<String, Failed> {
     let root = opts.root;
     let mut report = String::new();
-    let failed = |step: &'static str, message: String, report: &str| Failed {
-        step,
-        message,
-        report: report.to_owned(),
-    };
+    let failed = Failed::at;
 
     // lock: one apply at a time per tree (an advisory lock on the configuration directory,
     // released when the process ends, so a crash leaves none behind).
-    let _lock = if opts.dry_run {
-        None
-    } else {
-        Some(lock(root).map_err(|e| failed("lock", e, &report))?)
-    };
+    let _lock = lock_unless(opts.dry_run, root).map_err(|e| failed("lock", e, &report))?;
 
     // read
     let manifest_path = under(root, manifest::PATH);
@@ -351,11 +354,7 @@ impl Transaction<'_> {
     /// install path.
     pub fn run(&self, service: &mut dyn Service, report: &mut String) -> Result<PathBuf, Failed> {
         let root = self.root;
-        let failed = |step: &'static str, message: String, report: &str| Failed {
-            step,
-            message,
-            report: report.to_owned(),
-        };
+        let failed = Failed::at;
         let changes = self.changes;
 
         // stage + validate
@@ -486,6 +485,15 @@ fn writes_there(path: &str) -> bool {
         && !path.contains("/../")
 }
 
+/// [`lock`], except for a dry run (which only reads).
+fn lock_unless(dry_run: bool, root: &Path) -> Result<Option<fs::File>, String> {
+    if dry_run {
+        Ok(None)
+    } else {
+        lock(root).map(Some)
+    }
+}
+
 /// Locks `<root>/etc/nginx` (or `root` when there is none) for this process.
 fn lock(root: &Path) -> Result<fs::File, String> {
     let conf = under(root, "/etc/nginx");
@@ -494,7 +502,7 @@ fn lock(root: &Path) -> Result<fs::File, String> {
     match file.try_lock() {
         Ok(()) => Ok(file),
         Err(fs::TryLockError::WouldBlock) => Err(format!(
-            "another nginx-gen apply holds the lock on {}; nothing was changed",
+            "another nginx-gen apply or rollback holds the lock on {}; nothing was changed",
             dir.display()
         )),
         Err(fs::TryLockError::Error(e)) => Err(format!(

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use super::install::{Change, Set, mode_of, under};
 use super::manifest::{self, Manifest};
 use super::service::{Probes, Service};
-use super::{Failed, Transaction, diffs, lock, new_id, read_optional, writes_there};
+use super::{Failed, Transaction, diffs, lock_unless, new_id, read_optional, writes_there};
 
 /// What `rollback` was asked.
 #[derive(Debug)]
@@ -209,20 +209,10 @@ pub fn rollback(options: &Options, service: &mut dyn Service) -> Result<String, 
     let root = options.root;
     let mut report = String::new();
     let (id, dir) = find(root, options.id).map_err(Error::Usage)?;
-    let failed = |step: &'static str, message: String, report: &str| {
-        Error::Failed(Failed {
-            step,
-            message,
-            report: report.to_owned(),
-        })
-    };
+    let failed = |step, message, report: &str| Error::Failed(Failed::at(step, message, report));
 
     // lock
-    let _lock = if options.dry_run {
-        None
-    } else {
-        Some(lock(root).map_err(|e| failed("lock", e, &report))?)
-    };
+    let _lock = lock_unless(options.dry_run, root).map_err(|e| failed("lock", e, &report))?;
 
     // read
     let set = Set::read(&dir).map_err(|e| failed("read", e, &report))?;
@@ -271,7 +261,51 @@ pub fn rollback(options: &Options, service: &mut dyn Service) -> Result<String, 
 
 #[cfg(test)]
 mod tests {
+    use std::fs;
+
     use super::order_key;
+    use crate::apply::manifest::{self, Manifest};
+    use crate::apply::service::CatchAll;
+
+    #[test]
+    fn the_probes_are_those_of_the_manifest_the_set_restores() {
+        let root = tempfile::tempdir().unwrap();
+        let r = root.path();
+        let set = r.join("var/lib/nginx-gen/backups/20261201T000000Z");
+        fs::create_dir_all(set.join("files/var/lib/nginx-gen")).unwrap();
+        fs::write(
+            set.join("set.json"),
+            r#"{"replaced":["/var/lib/nginx-gen/manifest.json"]}"#,
+        )
+        .unwrap();
+        let m = Manifest {
+            command:
+                "nginx-gen --no-detect --vcpu 2 --ram 4G --server-name a.example --listen 8080"
+                    .into(),
+            backup: String::new(),
+            files: Vec::new(),
+        };
+        fs::write(
+            set.join("files/var/lib/nginx-gen/manifest.json"),
+            m.to_json(),
+        )
+        .unwrap();
+        let probes = super::probes(r, None);
+        assert_eq!(
+            probes.http,
+            [("127.0.0.1:8080".parse().unwrap(), "a.example".to_owned())]
+        );
+        assert!(matches!(probes.catch_all, CatchAll::Probe { .. }));
+        // A set that restores no manifest (the first apply's): nothing to probe.
+        fs::remove_file(set.join("files/var/lib/nginx-gen/manifest.json")).unwrap();
+        fs::write(
+            set.join("set.json"),
+            format!(r#"{{"created":["{}"]}}"#, manifest::PATH),
+        )
+        .unwrap();
+        assert_eq!(super::probes(r, None), super::Probes::default());
+        assert_eq!(super::probes(r, Some("nope")), super::Probes::default());
+    }
 
     #[test]
     fn set_ids_sort_by_time_then_number() {
