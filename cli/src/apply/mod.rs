@@ -6,7 +6,10 @@
 //! replaced or removed; **install** (temporary names, then renames); the **service** steps
 //! ([`service`]). Nothing is moved before the staged tree passes; any failure after the
 //! first move restores the backup set and deletes the files the run created. A run whose
-//! files equal what is installed changes nothing. docs/lifecycle.md describes it for users.
+//! files equal what is installed changes nothing. The steps from **stage** on are
+//! [`Transaction`], which [`rollback`] runs too with the changes that put a backup set
+//! back. Before that, `apply` warns about the sysctl.d files that override its own
+//! ([`nginx_gen::sysctl_d`]). docs/lifecycle.md describes it for users.
 
 mod diff;
 pub mod install;
