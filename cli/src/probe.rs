@@ -272,10 +272,10 @@ pub fn probe_catch_all(
 
 #[cfg(test)]
 mod tests {
-    use super::{CatchAll, probe_http};
+    use super::{CatchAll, NO_SITE_NAME, probe_catch_all, probe_http};
 
-    /// A server that answers `reply` to one request and closes.
-    fn server(reply: &'static [u8]) -> std::net::SocketAddr {
+    /// A server that answers `reply` to one request (with `Host: host`) and closes.
+    fn server_for(host: &'static str, reply: &'static [u8]) -> std::net::SocketAddr {
         use std::io::{Read, Write};
         let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
         let addr = listener.local_addr().unwrap();
@@ -283,10 +283,39 @@ mod tests {
             let (mut s, _) = listener.accept().unwrap();
             let mut buf = [0u8; 1024];
             let n = s.read(&mut buf).unwrap();
-            assert!(String::from_utf8_lossy(&buf[..n]).contains("\r\nHost: a.example\r\n"));
+            let request = String::from_utf8_lossy(&buf[..n]).into_owned();
+            assert!(
+                request.contains(&format!("\r\nHost: {host}\r\n")),
+                "{request}"
+            );
             let _ = s.write_all(reply);
         });
         addr
+    }
+
+    /// [`server_for`] `a.example`.
+    fn server(reply: &'static [u8]) -> std::net::SocketAddr {
+        server_for("a.example", reply)
+    }
+
+    #[test]
+    fn the_catch_all_probe_wants_no_status_line() {
+        let t = std::time::Duration::from_secs(5);
+        let closes = server_for(NO_SITE_NAME, b"");
+        let done = probe_catch_all(closes, None, t).unwrap();
+        assert!(
+            done.contains("closed without a status line (444)"),
+            "{done}"
+        );
+        // Another site answers names no site has: the catch-all is not the default.
+        let answers = server_for(NO_SITE_NAME, b"HTTP/1.1 200 OK\r\n\r\n");
+        let e = probe_catch_all(answers, None, t).unwrap_err();
+        assert!(e.contains("not the default server"), "{e}");
+        // Nothing listening is no catch-all either.
+        let refused = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = refused.local_addr().unwrap();
+        drop(refused);
+        assert!(probe_catch_all(addr, None, t).is_err());
     }
 
     #[test]
