@@ -65,7 +65,7 @@ set -e
 {
   echo "# Booted-host suite"
   echo
-  echo "$(date -u +%Y-%m-%dT%H:%M:%SZ), $(uname -r), root $(basename "$root"): $( [ $rc -eq 0 ] && echo passed || echo FAILED) in $((SECONDS - suite)) s (boots and teardown included)."
+  echo "$(date -u +%Y-%m-%dT%H:%M:%SZ), $(uname -r), root $(cut -c1-12 "$root/.nginx-gen-host-root"): $( [ $rc -eq 0 ] && echo passed || echo FAILED) in $((SECONDS - suite)) s (boots and teardown included)."
   echo
   echo "| scenario | result | seconds |"
   echo "|---|---|---|"

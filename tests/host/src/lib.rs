@@ -6,7 +6,8 @@
 //! overlayfs is not available), so the scenarios are independent and the cache is never
 //! written. Dropping it — also on a panic — powers the container off, kills what is left
 //! of it, unmounts and deletes its directory. `scripts/stages/57-host.sh` removes what a
-//! killed run left (`sweep_leftovers`).
+//! killed run left (each container's directory records its `systemd-nspawn`'s PID, and its
+//! name the PID of the test process that booted it).
 //!
 //! Needs root. Nothing here mocks systemd or nginx: they are Debian's, running.
 #![allow(
@@ -468,6 +469,20 @@ impl Container {
         (code, out.stdout.get(3..).unwrap_or("").to_owned())
     }
 
+    /// `GET /` with `Host: host` on `[::1]:80` (IPv6 loopback), by curl inside the container:
+    /// (status code, body). Code 0: no HTTP answer.
+    pub fn get_v6(&self, host: &str) -> (u16, String) {
+        let out = self.sh(&format!(
+            "curl -sS --max-time 5 -o /tmp/.body -w '%{{http_code}}' -H 'Host: {host}' 'http://[::1]/'; cat /tmp/.body 2>/dev/null; rm -f /tmp/.body"
+        ));
+        let code = out
+            .stdout
+            .get(..3)
+            .and_then(|c| c.parse().ok())
+            .unwrap_or(0);
+        (code, out.stdout.get(3..).unwrap_or("").to_owned())
+    }
+
     /// `nginx -T`: every configuration file nginx loads, as it loads them.
     pub fn nginx_dump(&self) -> String {
         self.ok("nginx -T 2>/dev/null")
@@ -550,36 +565,6 @@ impl Drop for Container {
     fn drop(&mut self) {
         self.stop();
     }
-}
-
-/// Removes what an earlier, killed run left under [`runs_dir`]: stops each container
-/// whose `systemd-nspawn` still runs (by the PID it recorded), unmounts and deletes.
-pub fn sweep_leftovers() -> usize {
-    let Ok(entries) = fs::read_dir(runs_dir()) else {
-        return 0;
-    };
-    let mut swept = 0;
-    for entry in entries.flatten() {
-        let dir = entry.path();
-        if let Some(pid) = fs::read_to_string(dir.join("nspawn.pid"))
-            .ok()
-            .and_then(|p| p.trim().parse::<u32>().ok())
-        {
-            let comm = fs::read_to_string(format!("/proc/{pid}/comm")).unwrap_or_default();
-            if comm.trim() == "systemd-nspawn" && alive(pid) {
-                if let Some(leader) = find_leader(pid) {
-                    let _ = run("kill", &["-KILL", &leader.to_string()]);
-                }
-                let _ = run("kill", &["-KILL", &pid.to_string()]);
-                std::thread::sleep(Duration::from_millis(300));
-            }
-        }
-        let merged = dir.join("merged");
-        let _ = run("umount", &["-l", merged.to_str().unwrap()]);
-        let _ = fs::remove_dir_all(&dir);
-        swept += 1;
-    }
-    swept
 }
 
 /// A scenario's line in the report: `| name | passed/FAILED | seconds |`, appended to

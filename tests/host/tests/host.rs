@@ -386,3 +386,29 @@ fn a_failing_probe_after_the_restart_restores_every_file() {
         stale.trim()
     );
 }
+
+#[test]
+#[ignore = "needs root, scripts/host-root.sh's root and the release binary (stage 57-host)"]
+fn a_new_site_that_does_not_answer_its_probe_restores_every_file() {
+    let _s = Scenario::start("fault (real): probe-http gets no answer");
+    let c = boot("probe-real", &["new.example"]);
+    // A site of the host's that owns IPv4 loopback's port 80 and closes every connection
+    // (444). nginx picks the server by address before name, so new.example's probe on
+    // 127.0.0.1:80 gets no status line, although nginx -t passes the tree.
+    c.write(
+        "/etc/nginx/sites-available/loopback-guard",
+        b"server {\n    listen 127.0.0.1:80 default_server;\n    return 444;\n}\n",
+    );
+    c.ok("ln -s ../sites-available/loopback-guard /etc/nginx/sites-enabled/ && systemctl reload nginx");
+    assert_eq!(c.get_v6("old.example"), (200, OLD_BODY.to_owned()));
+    let was = before(&c);
+    let out = apply(&c, &inputs("new.example"), &[]);
+    assert!(
+        out.stderr.contains("without an HTTP status line"),
+        "{}",
+        out.both()
+    );
+    assert_failed_and_restored(&c, &out, "probe-http", &was, &[]);
+    // Still serving, on IPv6 loopback (IPv4 loopback is the guard's).
+    assert_eq!(c.get_v6("old.example"), (200, OLD_BODY.to_owned()));
+}
