@@ -640,6 +640,8 @@ pub const STATE: [&str; 5] = [
     "/var/www",
 ];
 
+/// The inputs of every scenario: 2 vCPU, 2G, Debian's nginx 1.22.1, a site `name` whose
+/// document root is `/var/www/NAME`, Debian's default site kept as the default server.
 pub fn inputs(name: &str) -> Vec<String> {
     [
         "--no-detect",
@@ -662,6 +664,7 @@ pub fn inputs(name: &str) -> Vec<String> {
     .collect()
 }
 
+/// The page of `name`'s document root.
 pub fn body(name: &str) -> String {
     format!("{name}: served by the tree nginx-gen installed\n")
 }
@@ -675,12 +678,14 @@ pub fn boot(label: &str, names: &[&str]) -> Container {
     c
 }
 
+/// `nginx-gen apply ARGS` inside the container, with `env` added.
 pub fn apply(c: &Container, args: &[String], env: &[(&str, &str)]) -> Out {
     let mut all = vec!["apply"];
     all.extend(args.iter().map(String::as_str));
     c.nginx_gen(&all, env)
 }
 
+/// `nginx-gen apply ARGS`, which must succeed: what it printed (both streams).
 pub fn applied(c: &Container, args: &[String]) -> String {
     let out = apply(c, args, &[]);
     assert_eq!(out.code, Some(0), "apply failed: {}", out.both());
@@ -696,18 +701,25 @@ pub fn generated(c: &Container, args: &[String], format: &str) -> String {
     out.stdout
 }
 
+/// The value of `key` in a file of nginx (`key value;`), systemd (`key=value`) or sysctl
+/// (`key = value`) syntax: its first setting, comments aside.
 pub fn directive(text: &str, key: &str) -> Option<String> {
     text.lines().find_map(|l| {
-        let l = l.trim();
-        let rest = l.strip_prefix(key)?;
-        let rest = rest
-            .trim_start_matches([' ', '='])
-            .trim_end_matches(';')
-            .trim();
-        (rest != l).then(|| rest.to_owned())
+        let rest = l.trim().strip_prefix(key)?;
+        // The key whole: `a.b` is not `a.b_c`.
+        if !rest.starts_with([' ', '\t', '=']) {
+            return None;
+        }
+        Some(
+            rest.trim_start_matches([' ', '\t', '='])
+                .trim_end_matches(';')
+                .trim()
+                .to_owned(),
+        )
     })
 }
 
+/// `GET http://NAME/` on 127.0.0.1:80 inside the container answers 200 with `want`.
 pub fn assert_serves(c: &Container, name: &str, want: &str) {
     let (code, got) = c.get(name, 80);
     assert_eq!(
@@ -717,7 +729,53 @@ pub fn assert_serves(c: &Container, name: &str, want: &str) {
     );
 }
 
+/// No difference between two snapshots; the message lists them.
 pub fn assert_same(before: &Snapshot, after: &Snapshot, what: &str) {
     let diff = differences(before, after);
     assert!(diff.is_empty(), "{what}:\n  {}", diff.join("\n  "));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Snapshot, differences, directive};
+
+    #[test]
+    fn differences_name_every_kind_of_change() {
+        let a: Snapshot = [
+            ("/a".to_owned(), (0o644, b"x".to_vec())),
+            ("/b".to_owned(), (0o644, b"y".to_vec())),
+            ("/c".to_owned(), (0o600, b"z".to_vec())),
+        ]
+        .into();
+        assert!(differences(&a, &a).is_empty());
+        let mut b = a.clone();
+        b.remove("/a");
+        b.insert("/b".into(), (0o644, b"changed".to_vec()));
+        b.insert("/c".into(), (0o644, b"z".to_vec()));
+        b.insert("/d".into(), (0o644, Vec::new()));
+        assert_eq!(
+            differences(&a, &b),
+            [
+                "/a: gone",
+                "/b: content changed",
+                "/c: mode 600 → 644",
+                "/d: new"
+            ]
+        );
+    }
+
+    #[test]
+    fn directives_are_read_from_nginx_systemd_and_sysctl_syntax() {
+        let text = "# LimitNOFILE=1\n[Service]\nLimitNOFILESoft=1\nLimitNOFILE=524288\nworker_rlimit_nofile 10240;\nnet.core.somaxconn = 4096\n";
+        assert_eq!(directive(text, "LimitNOFILE").as_deref(), Some("524288"));
+        assert_eq!(
+            directive(text, "worker_rlimit_nofile").as_deref(),
+            Some("10240")
+        );
+        assert_eq!(
+            directive(text, "net.core.somaxconn").as_deref(),
+            Some("4096")
+        );
+        assert_eq!(directive(text, "worker_connections"), None);
+    }
 }
