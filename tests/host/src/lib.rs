@@ -567,12 +567,13 @@ impl Drop for Container {
     }
 }
 
-/// A scenario's line in the report: `| name | passed/FAILED | seconds |`, appended to
+/// A scenario's line in the report, `| name | passed/FAILED | seconds | notes |`, appended to
 /// `$NGINX_GEN_HOST_REPORT` when it ends (also by a panic).
 #[derive(Debug)]
 pub struct Scenario {
     name: &'static str,
     start: Instant,
+    notes: std::cell::RefCell<Vec<String>>,
 }
 
 impl Scenario {
@@ -581,7 +582,14 @@ impl Scenario {
         Self {
             name,
             start: Instant::now(),
+            notes: std::cell::RefCell::default(),
         }
+    }
+
+    /// Something the report should say about this run (also printed now).
+    pub fn note(&self, text: &str) {
+        eprintln!("note: {text}");
+        self.notes.borrow_mut().push(text.replace('|', "\\|"));
     }
 }
 
@@ -602,9 +610,10 @@ impl Drop for Scenario {
         {
             let _ = writeln!(
                 f,
-                "| {} | {result} | {:.1} |",
+                "| {} | {result} | {:.1} | {} |",
                 self.name,
-                self.start.elapsed().as_secs_f64()
+                self.start.elapsed().as_secs_f64(),
+                self.notes.borrow().join("; ")
             );
         }
     }

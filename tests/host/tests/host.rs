@@ -72,7 +72,7 @@ fn assert_failed_and_restored(
 #[test]
 #[ignore = "needs root, scripts/host-root.sh's root and the release binary (stage 57-host)"]
 fn first_apply_restarts_nginx_with_the_plan_and_keeps_the_old_site() {
-    let _s = Scenario::start("first apply: restart, limits, sysctls, old and new site");
+    let s = Scenario::start("first apply: restart, limits, sysctls, old and new site");
     let c = boot("first", &["new.example"]);
     let args = inputs("new.example");
     assert_serves(&c, "old.example", OLD_BODY);
@@ -109,9 +109,9 @@ fn first_apply_restarts_nginx_with_the_plan_and_keeps_the_old_site() {
     let ceiling: u64 = c.nofile(1).1.parse().unwrap_or(u64::MAX);
     let want = limit.min(ceiling).to_string();
     if ceiling < limit {
-        eprintln!(
-            "note: the container's PID 1 has a hard open-files limit of {ceiling}: LimitNOFILE={limit} is clamped to it"
-        );
+        s.note(&format!(
+            "LimitNOFILE={limit} clamped to the container's hard limit {ceiling} (no CAP_SYS_RESOURCE here)"
+        ));
     }
     let (master, workers) = c.nginx_pids();
     assert_ne!(master, master_before, "nginx was restarted");
@@ -154,6 +154,11 @@ fn first_apply_restarts_nginx_with_the_plan_and_keeps_the_old_site() {
             // 99-nginx-tuning.conf sorts after 99-nginx-gen.conf: where both set a key, the
             // guide's value is the one in effect (docs/lifecycle.md, "Not yet").
             let want = directive(&guide, key).unwrap_or_else(|| planned.to_owned());
+            if want != planned {
+                s.note(&format!(
+                    "finding H4: {key} = {want} from 99-nginx-tuning.conf, not the plan's {planned}"
+                ));
+            }
             let got = c.ok(&format!("sysctl -n {key}"));
             let norm = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
             assert_eq!(norm(&got), norm(&want), "sysctl {key}");
@@ -225,7 +230,7 @@ fn second_apply_with_the_same_inputs_does_nothing() {
 #[test]
 #[ignore = "needs root, scripts/host-root.sh's root and the release binary (stage 57-host)"]
 fn apply_with_another_server_name_replaces_its_own_site() {
-    let _s = Scenario::start("another server name: own site replaced");
+    let s = Scenario::start("another server name: own site replaced");
     let c = boot("rename", &["new.example", "other.example"]);
     applied(&c, &inputs("new.example"));
     let (master, _) = c.nginx_pids();
@@ -253,9 +258,11 @@ fn apply_with_another_server_name_replaces_its_own_site() {
     if c.read(DROPIN) == dropin {
         assert!(out.contains("reload"), "{out}");
         assert_eq!(c.nginx_pids().0, master, "a reload keeps the master");
+        s.note("the drop-in did not change: a reload");
     } else {
         assert!(out.contains("restart"), "{out}");
         assert_ne!(c.nginx_pids().0, master, "a restart replaces the master");
+        s.note("finding H3: the drop-in changed with the server name: a restart");
     }
 }
 
@@ -358,7 +365,7 @@ fn a_failing_reload_restores_every_file_and_reloads_the_old_tree() {
 #[test]
 #[ignore = "needs root, scripts/host-root.sh's root and the release binary (stage 57-host)"]
 fn a_failing_probe_after_the_restart_restores_every_file() {
-    let _s = Scenario::start("fault (injected): probe-http fails after the restart");
+    let s = Scenario::start("fault (injected): probe-http fails after the restart");
     let c = boot("probe", &["new.example"]);
     let was = before(&c);
     let (master, _) = c.nginx_pids();
@@ -380,11 +387,11 @@ fn a_failing_probe_after_the_restart_restores_every_file() {
     // systemd keeps the drop-in loaded until the next daemon-reload and restart.
     let (master, _) = c.nginx_pids();
     let stale = c.ok("systemctl show -p NeedDaemonReload --value nginx");
-    eprintln!(
-        "note: after the rollback the master's open-files limits are {:?} (stock {stock:?}); NeedDaemonReload={}",
+    s.note(&format!(
+        "known gap H2: after the rollback the master's open-files limits are {:?} (stock {stock:?}), NeedDaemonReload={}",
         c.nofile(master),
         stale.trim()
-    );
+    ));
 }
 
 #[test]
