@@ -586,10 +586,14 @@ impl Scenario {
         }
     }
 
-    /// Something the report should say about this run (also printed now).
+    /// Something the report should say about this run (also printed now; once).
     pub fn note(&self, text: &str) {
         eprintln!("note: {text}");
-        self.notes.borrow_mut().push(text.replace('|', "\\|"));
+        let text = text.replace('|', "\\|");
+        let mut notes = self.notes.borrow_mut();
+        if !notes.contains(&text) {
+            notes.push(text);
+        }
     }
 }
 

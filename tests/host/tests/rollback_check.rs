@@ -162,18 +162,44 @@ fn check_on_the_stock_host_reports_the_drift() {
 #[test]
 #[ignore = "needs root, scripts/host-root.sh's root and the release binary (stage 57-host)"]
 fn check_after_apply_matches_then_names_each_drift() {
-    let _s = Scenario::start("check after apply: match, then somaxconn and LimitNOFILE drift");
+    let s = Scenario::start("check after apply: match, then somaxconn and LimitNOFILE drift");
     let c = boot("check-apply", &["new.example"]);
     applied(&c, &inputs("new.example"));
 
-    // The inputs from the manifest apply left.
-    let (code, doc) = check(&c, &[]);
-    assert_eq!(
-        code,
-        Some(0),
-        "after apply the host matches the plan\n{doc:#}"
-    );
-    assert_eq!(doc["matches"], serde_json::Value::Bool(true), "{doc:#}");
+    // The inputs from the manifest apply left. Where this machine withholds
+    // CAP_SYS_RESOURCE, the container's systemd clamps LimitNOFILE to its own hard limit
+    // (docs/verification.md): check then rightly reports that limit, and only that.
+    let limit: u64 = nginx_gen_host_tests::directive(
+        &String::from_utf8(c.read("/etc/systemd/system/nginx.service.d/nginx-gen.conf")).unwrap(),
+        "LimitNOFILE",
+    )
+    .unwrap()
+    .parse()
+    .unwrap();
+    let ceiling: u64 = c.nofile(1).1.parse().unwrap_or(u64::MAX);
+    let matches = |c: &Container| {
+        let (code, doc) = check(c, &[]);
+        if ceiling < limit {
+            s.note(&format!(
+                "LimitNOFILE={limit} clamped to {ceiling} here: check's finding on it is expected"
+            ));
+            let others: Vec<_> = doc["findings"]
+                .as_array()
+                .expect("findings: an array")
+                .iter()
+                .filter(|f| {
+                    !(findings(&doc, &["nofile", "open files", "open-files"]).contains(f)
+                        && found(f).contains(&ceiling.to_string()))
+                })
+                .collect();
+            assert!(others.is_empty(), "only the clamped limit differs\n{doc:#}");
+        } else {
+            assert_eq!(code, Some(0), "the host matches the plan\n{doc:#}");
+            assert_eq!(doc["matches"], serde_json::Value::Bool(true), "{doc:#}");
+        }
+        doc
+    };
+    let doc = matches(&c);
     assert!(
         doc["inputs_from"]
             .as_str()
@@ -196,8 +222,7 @@ fn check_after_apply_matches_then_names_each_drift() {
         "sysctl -w net.core.somaxconn={}",
         somaxconn.trim()
     ));
-    let (code, doc) = check(&c, &[]);
-    assert_eq!(code, Some(0), "matches again\n{doc:#}");
+    matches(&c);
 
     // An override of the unit's limit, in effect after a restart.
     c.write(
