@@ -40,7 +40,7 @@ fn assert_failed_and_restored(
 ) {
     assert_eq!(out.code, Some(1), "apply should fail: {}", out.both());
     assert!(
-        out.stderr.contains(step),
+        out.stderr.contains(&format!("failed at step {step}:")),
         "the message names the step {step}: {}",
         out.both()
     );
