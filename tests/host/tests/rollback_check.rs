@@ -107,7 +107,14 @@ fn rollback_after_an_apply_restores_the_files_and_the_old_tree() {
         body("new.example"),
         "the new site is not served any more"
     );
-    // The drop-in went: nginx was restarted with the stock limits.
+    // The drop-in went: systemd has reloaded the unit and nginx was restarted with the
+    // stock limits (a reload would keep the plan's: finding H2 of docs/verification.md).
+    assert_eq!(
+        c.ok("systemctl show -p NeedDaemonReload --value nginx")
+            .trim(),
+        "no",
+        "systemd has the restored unit loaded"
+    );
     let (master, _) = c.nginx_pids();
     assert_eq!(
         c.nofile(master),
