@@ -327,7 +327,9 @@ fn rollback(
             .and_then(|text| print(&text));
     }
     let options = apply::rollback::Options { root, id, dry_run };
-    match apply::rollback::rollback(&options) {
+    let mut service =
+        apply::service::Host::detect(root).with_probes(apply::rollback::probes(root, id));
+    match apply::rollback::rollback(&options, &mut service) {
         Ok(report) => print(&report),
         Err(apply::rollback::Error::Usage(message)) => Err(Failure::Usage(message)),
         Err(apply::rollback::Error::Failed(failed)) => {

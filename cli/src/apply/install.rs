@@ -24,6 +24,8 @@ pub struct Change {
     pub old: Option<Vec<u8>>,
     /// The bytes to install (`None`: remove).
     pub new: Option<Vec<u8>>,
+    /// The mode to install them with; `None`: the target's own (a new file: the umask's).
+    pub mode: Option<u32>,
 }
 
 /// `path` under `root`.
@@ -63,7 +65,7 @@ fn put(target: &Path, bytes: &[u8], mode: Option<u32>) -> io::Result<()> {
 }
 
 /// The mode of `path`, if it is there.
-fn mode_of(path: &Path) -> Option<u32> {
+pub fn mode_of(path: &Path) -> Option<u32> {
     fs::metadata(path)
         .ok()
         .map(|m| m.permissions().mode() & 0o7777)
@@ -141,7 +143,7 @@ pub fn install(
             let mut f = fs::File::create(&tmp)?;
             f.write_all(new)?;
             f.sync_all()?;
-            if let Some(mode) = mode_of(&target) {
+            if let Some(mode) = c.mode.or_else(|| mode_of(&target)) {
                 fs::set_permissions(&tmp, fs::Permissions::from_mode(mode))?;
             }
             Ok::<(), io::Error>(())
@@ -182,47 +184,90 @@ pub fn install(
     Ok(())
 }
 
+/// A backup set's `set.json`: what its run did. Paths that are not absolute or climb
+/// (`..`) are left out.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Set {
+    /// The command that reproduces the files the run installed.
+    pub command: String,
+    /// The files the run replaced (their previous bytes are in `files/`).
+    pub replaced: Vec<String>,
+    /// The files the run removed (in `files/` too).
+    pub removed: Vec<String>,
+    /// The files the run created.
+    pub created: Vec<String>,
+    /// The directories the run created, deepest first.
+    pub created_dirs: Vec<String>,
+}
+
+impl Set {
+    /// Reads `<dir>/set.json`; an error names the file and what is wrong.
+    pub fn read(dir: &Path) -> Result<Self, String> {
+        let path = dir.join("set.json");
+        let text = fs::read_to_string(&path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let set: Value = serde_json::from_str(&text)
+            .map_err(|e| format!("{} is not a backup set: {e}", path.display()))?;
+        if !set.is_object() {
+            return Err(format!("{} is not a backup set", path.display()));
+        }
+        let list = |key: &str| -> Vec<String> {
+            set.get(key)
+                .and_then(Value::as_array)
+                .map(|a| {
+                    a.iter()
+                        .filter_map(Value::as_str)
+                        .filter(|p| p.starts_with('/') && !p.contains(".."))
+                        .map(str::to_owned)
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        Ok(Self {
+            command: set
+                .get("command")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned(),
+            replaced: list("replaced"),
+            removed: list("removed"),
+            created: list("created"),
+            created_dirs: list("created_dirs"),
+        })
+    }
+
+    /// Where the set keeps its copy of `path` (one of `replaced` or `removed`).
+    pub fn copy_of(dir: &Path, path: &str) -> PathBuf {
+        under(&dir.join("files"), path)
+    }
+}
+
 /// Puts the backup set in `dir` back under `root`: every replaced or removed file byte for
 /// byte with its mode, every created file deleted. Goes on after an error and reports
 /// every file it could not restore.
 pub fn restore(root: &Path, dir: &Path) -> Result<Vec<String>, String> {
-    let text = fs::read_to_string(dir.join("set.json"))
-        .map_err(|e| format!("cannot read {}: {e}", dir.join("set.json").display()))?;
-    let set: Value = serde_json::from_str(&text)
-        .map_err(|e| format!("{} is not a backup set: {e}", dir.display()))?;
-    let list = |key: &str| -> Vec<String> {
-        set.get(key)
-            .and_then(Value::as_array)
-            .map(|a| {
-                a.iter()
-                    .filter_map(Value::as_str)
-                    .filter(|p| p.starts_with('/') && !p.contains(".."))
-                    .map(str::to_owned)
-                    .collect()
-            })
-            .unwrap_or_default()
-    };
+    let set = Set::read(dir)?;
     let mut done = Vec::new();
     let mut errors = Vec::new();
-    for path in list("replaced").into_iter().chain(list("removed")) {
-        let copy = under(&dir.join("files"), &path);
+    for path in set.replaced.iter().chain(&set.removed) {
+        let copy = Set::copy_of(dir, path);
         let result =
-            fs::read(&copy).and_then(|bytes| put(&under(root, &path), &bytes, mode_of(&copy)));
+            fs::read(&copy).and_then(|bytes| put(&under(root, path), &bytes, mode_of(&copy)));
         match result {
             Ok(()) => done.push(format!("restored {path}")),
             Err(e) => errors.push(format!("{path}: {e}")),
         }
     }
-    for path in list("created") {
-        match fs::remove_file(under(root, &path)) {
+    for path in &set.created {
+        match fs::remove_file(under(root, path)) {
             Ok(()) => done.push(format!("removed {path}")),
             Err(e) if e.kind() == io::ErrorKind::NotFound => {}
             Err(e) => errors.push(format!("{path}: {e}")),
         }
     }
-    for dir in list("created_dirs") {
+    for dir in &set.created_dirs {
         // Only when empty: something else may have been put there since.
-        if fs::remove_dir(under(root, &dir)).is_ok() {
+        if fs::remove_dir(under(root, dir)).is_ok() {
             done.push(format!("removed {dir}/"));
         }
     }
@@ -253,16 +298,19 @@ mod tests {
                 path: "/etc/a".into(),
                 old: Some(b"old a\n".to_vec()),
                 new: Some(b"new a\n".to_vec()),
+                mode: None,
             },
             Change {
                 path: "/etc/b".into(),
                 old: None,
                 new: Some(b"b\n".to_vec()),
+                mode: None,
             },
             Change {
                 path: "/etc/gone".into(),
                 old: Some(b"gone\n".to_vec()),
                 new: None,
+                mode: None,
             },
         ];
         let set = r.join("var/lib/nginx-gen/backups/1");
@@ -292,11 +340,13 @@ mod tests {
                 path: "/x/1".into(),
                 old: None,
                 new: Some(b"1".to_vec()),
+                mode: None,
             },
             Change {
                 path: "/x/2".into(),
                 old: None,
                 new: Some(b"2".to_vec()),
+                mode: None,
             },
         ];
         let (moves, _) = install(r, &changes, true).unwrap_err();

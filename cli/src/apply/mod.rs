@@ -6,7 +6,10 @@
 //! replaced or removed; **install** (temporary names, then renames); the **service** steps
 //! ([`service`]). Nothing is moved before the staged tree passes; any failure after the
 //! first move restores the backup set and deletes the files the run created. A run whose
-//! files equal what is installed changes nothing. docs/lifecycle.md describes it for users.
+//! files equal what is installed changes nothing. The steps from **stage** on are
+//! [`Transaction`], which [`rollback`] runs too with the changes that put a backup set
+//! back. Before that, `apply` warns about the sysctl.d files that override its own
+//! ([`nginx_gen::sysctl_d`]). docs/lifecycle.md describes it for users.
 
 mod diff;
 pub mod install;
@@ -18,7 +21,7 @@ mod stage;
 use std::fmt::Write as _;
 use std::fs;
 use std::io;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use nginx_gen_core::File;
 use nginx_gen_core::render::NGINX_PATH;
@@ -51,6 +54,17 @@ pub struct Failed {
     pub message: String,
     /// What was printed before the failure.
     pub report: String,
+}
+
+impl Failed {
+    /// A failure at `step`, with what was printed before it.
+    fn at(step: &'static str, message: String, report: &str) -> Self {
+        Self {
+            step,
+            message,
+            report: report.to_owned(),
+        }
+    }
 }
 
 fn fail_hook(step: &str) -> bool {
@@ -100,19 +114,11 @@ fn read_optional(path: &Path) -> io::Result<Option<Vec<u8>>> {
 pub fn apply(files: &[File], opts: &Options, service: &mut dyn Service) -> Result<String, Failed> {
     let root = opts.root;
     let mut report = String::new();
-    let failed = |step: &'static str, message: String, report: &str| Failed {
-        step,
-        message,
-        report: report.to_owned(),
-    };
+    let failed = Failed::at;
 
     // lock: one apply at a time per tree (an advisory lock on the configuration directory,
     // released when the process ends, so a crash leaves none behind).
-    let _lock = if opts.dry_run {
-        None
-    } else {
-        Some(lock(root).map_err(|e| failed("lock", e, &report))?)
-    };
+    let _lock = lock_unless(opts.dry_run, root).map_err(|e| failed("lock", e, &report))?;
 
     // read
     let manifest_path = under(root, manifest::PATH);
@@ -153,6 +159,7 @@ pub fn apply(files: &[File], opts: &Options, service: &mut dyn Service) -> Resul
                 path: file.path.clone(),
                 old,
                 new: Some(file.contents.clone().into_bytes()),
+                mode: None,
             });
         }
     }
@@ -178,6 +185,7 @@ pub fn apply(files: &[File], opts: &Options, service: &mut dyn Service) -> Resul
                 path: path.clone(),
                 old: Some(old),
                 new: None,
+                mode: None,
             }),
             Ok(None) => {}
             Err(e) => {
@@ -189,6 +197,7 @@ pub fn apply(files: &[File], opts: &Options, service: &mut dyn Service) -> Resul
             }
         }
     }
+    sysctl_overrides(root, files, &mut report);
     let owned: Vec<(String, String)> = files
         .iter()
         .map(|f| (f.path.clone(), manifest::sha256_hex(f.contents.as_bytes())))
@@ -202,11 +211,7 @@ pub fn apply(files: &[File], opts: &Options, service: &mut dyn Service) -> Resul
     }
 
     if opts.dry_run {
-        for c in &changes {
-            let old = c.old.as_deref().map(String::from_utf8_lossy);
-            let new = c.new.as_deref().map(String::from_utf8_lossy);
-            report.push_str(&diff::unified(&c.path, old.as_deref(), new.as_deref()));
-        }
+        diffs(&changes, &mut report);
         if changes.is_empty() {
             let _ = writeln!(
                 report,
@@ -218,51 +223,9 @@ pub fn apply(files: &[File], opts: &Options, service: &mut dyn Service) -> Resul
         return Ok(report);
     }
 
-    // stage + validate
+    // The manifest is one more file of the transaction, backed up and restored with them.
     let backups = under(root, manifest::BACKUPS);
     let id = new_id(&backups);
-    let conf_dir = Path::new(NGINX_PATH)
-        .parent()
-        .map_or_else(|| "/etc/nginx".to_owned(), |p| p.display().to_string());
-    let conf_prefix = format!("{conf_dir}/");
-    let touches_nginx = changes.iter().any(|c| c.path.starts_with(&conf_prefix));
-    if touches_nginx || previous.is_none() {
-        let Some(nginx) = stage::nginx_program() else {
-            return Err(failed(
-                "validate",
-                "nginx is not installed (not on PATH nor /usr/sbin/nginx): apply checks the tree with nginx -t before installing it".into(),
-                &report,
-            ));
-        };
-        let new_files: Vec<(&str, &[u8])> = files
-            .iter()
-            .map(|f| (f.path.as_str(), f.contents.as_bytes()))
-            .collect();
-        let removed: Vec<&str> = changes
-            .iter()
-            .filter(|c| c.new.is_none())
-            .map(|c| c.path.as_str())
-            .collect();
-        let staged = stage::stage(root, &conf_dir, &new_files, &removed, &id)
-            .map_err(|e| failed("stage", format!("cannot stage the tree: {e}"), &report))?;
-        staged
-            .validate(&nginx)
-            .map_err(|e| failed("validate", format!("{e}\nnothing was changed"), &report))?;
-        if fail_hook("validate") {
-            return Err(failed(
-                "validate",
-                format!("failure injected ({FAIL_STEP_VAR}=validate); nothing was changed"),
-                &report,
-            ));
-        }
-        let _ = writeln!(
-            report,
-            "validated the staged tree with {} -t",
-            nginx.display()
-        );
-    }
-
-    // The manifest is one more file of the transaction, backed up and restored with them.
     let new_manifest = Manifest {
         command: opts.command.to_owned(),
         backup: id.clone(),
@@ -272,107 +235,249 @@ pub fn apply(files: &[File], opts: &Options, service: &mut dyn Service) -> Resul
         path: manifest::PATH.to_owned(),
         old: read_optional(&manifest_path).ok().flatten(),
         new: Some(new_manifest.to_json().into_bytes()),
+        mode: None,
     });
-
-    // backup
-    let set = backups.join(&id);
-    install::backup(root, &set, opts.command, &changes).map_err(|e| {
-        let _ = fs::remove_dir_all(&set);
-        failed(
-            "backup",
-            format!(
-                "cannot write the backup set {}: {e}; nothing was changed",
-                set.display()
-            ),
-            &report,
-        )
-    })?;
-    let set_shown = Path::new(manifest::BACKUPS).join(&id);
-    let _ = writeln!(report, "backup set {}", set_shown.display());
-
-    // install
-    if let Err((moves, e)) = install::install(root, &changes, fail_hook("install")) {
-        let message = if moves == 0 {
-            format!("{e}; nothing was changed")
-        } else {
-            rolled_back(root, &set, &e)
-        };
-        return Err(failed("install", message, &report));
-    }
-    for c in &changes {
-        let verb = match (&c.old, &c.new) {
-            (None, _) => "created",
-            (Some(_), Some(_)) => "replaced",
-            (Some(_), None) => "removed",
-        };
-        let _ = writeln!(report, "{verb} {}", c.path);
-        // An owned file edited by hand since: the edit is only in the backup set now.
+    // An owned file edited by hand since: the edit is only in the backup set now.
+    let edited = |c: &Change, set_shown: &Path| {
         let recorded = previous
             .iter()
             .flat_map(|m| &m.files)
             .find(|(p, _)| *p == c.path)
-            .map(|(_, sha)| sha.as_str());
-        if let (Some(old), Some(sha)) = (&c.old, recorded)
-            && manifest::sha256_hex(old) != sha
-        {
-            let _ = writeln!(
-                report,
-                "  note: {} was edited since nginx-gen installed it; that version is in {}",
+            .map(|(_, sha)| sha.as_str())?;
+        let old = c.old.as_deref()?;
+        (manifest::sha256_hex(old) != recorded).then(|| {
+            format!(
+                "  note: {} was edited since nginx-gen installed it; that version is in {}\n",
                 c.path,
                 set_shown
                     .join("files")
                     .join(c.path.trim_start_matches('/'))
                     .display()
-            );
-        }
-    }
-
-    // service
-    let paths: Vec<&str> = changes.iter().map(|c| c.path.as_str()).collect();
-    let mut loaded = false;
-    for step in service::steps(&paths) {
-        let result = if fail_hook(step.name()) {
-            Err(format!(
-                "failure injected ({FAIL_STEP_VAR}={})",
-                step.name()
-            ))
-        } else {
-            service.run(step)
-        };
-        loaded |= step.loads_nginx();
-        match result {
-            Ok(Outcome::Done(what)) => {
-                let _ = writeln!(report, "{}: {what}", step.name());
-            }
-            Ok(Outcome::Skipped(why)) => {
-                let _ = writeln!(report, "{}: skipped: {why}", step.name());
-            }
-            Err(e) => {
-                let mut message = rolled_back(root, &set, &e);
-                if loaded {
-                    match service.run(Step::Reload) {
-                        Ok(Outcome::Done(_)) => {
-                            message.push_str("; the previous files were reloaded");
-                        }
-                        Ok(Outcome::Skipped(why)) => {
-                            let _ = write!(message, "; reload skipped: {why}");
-                        }
-                        Err(e) => {
-                            let _ =
-                                write!(message, "; reloading the previous files failed too: {e}");
-                        }
-                    }
-                }
-                return Err(failed(step.name(), message, &report));
-            }
-        }
-    }
+            )
+        })
+    };
+    let transaction = Transaction {
+        root,
+        id: &id,
+        command: opts.command,
+        changes: &changes,
+        validate: touches_nginx(&changes) || previous.is_none(),
+        note: &edited,
+    };
+    let set_shown = transaction.run(service, &mut report)?;
     let _ = writeln!(
         report,
         "nginx-gen: applied; the previous files are in {}",
         set_shown.display()
     );
     Ok(report)
+}
+
+/// Warns about each file applied after our sysctl.d file that sets one of its keys to
+/// another value (it wins, at boot and in `sysctl --system`); never a failure.
+fn sysctl_overrides(root: &Path, files: &[File], report: &mut String) {
+    use nginx_gen_core::render::SYSCTL_PATH;
+    let Some(ours) = files.iter().find(|f| f.path == SYSCTL_PATH) else {
+        return;
+    };
+    let name = Path::new(SYSCTL_PATH)
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    match nginx_gen::sysctl_d::overrides(root, SYSCTL_PATH, &ours.contents) {
+        Ok(found) => {
+            for o in found {
+                let _ = writeln!(
+                    report,
+                    "warning: {} sets {} = {} and is applied after {SYSCTL_PATH} (which sets {}), so its value wins at boot and in sysctl --system; remove that file, rename it to sort before {name}, or delete the key from it",
+                    o.file, o.key, o.theirs, o.ours
+                );
+            }
+        }
+        Err(e) => {
+            let _ = writeln!(
+                report,
+                "warning: cannot list the sysctl.d files to find those that override {SYSCTL_PATH}: {e}"
+            );
+        }
+    }
+}
+
+/// `--dry-run`: the unified diff of every change.
+fn diffs(changes: &[Change], report: &mut String) {
+    for c in changes {
+        let old = c.old.as_deref().map(String::from_utf8_lossy);
+        let new = c.new.as_deref().map(String::from_utf8_lossy);
+        report.push_str(&diff::unified(&c.path, old.as_deref(), new.as_deref()));
+    }
+}
+
+/// Whether a change falls under nginx's configuration directory.
+fn touches_nginx(changes: &[Change]) -> bool {
+    let prefix = format!("{}/", conf_dir());
+    changes.iter().any(|c| c.path.starts_with(&prefix))
+}
+
+/// nginx's configuration directory as an install path (`/etc/nginx`).
+fn conf_dir() -> String {
+    Path::new(NGINX_PATH)
+        .parent()
+        .map_or_else(|| "/etc/nginx".to_owned(), |p| p.display().to_string())
+}
+
+/// The steps `apply` and `rollback` share once they know their changes: stage and
+/// validate, back up, install, the service steps; any failure after the first move
+/// restores the backup set (and reloads, when nginx loaded the new files).
+pub(crate) struct Transaction<'a> {
+    /// Where `/` is.
+    pub root: &'a Path,
+    /// The backup set's id.
+    pub id: &'a str,
+    /// The command that reproduces the new files (the set's `command`).
+    pub command: &'a str,
+    /// Every change, the manifest's included.
+    pub changes: &'a [Change],
+    /// Check the staged tree with `nginx -t` (a missing nginx is then a failure).
+    pub validate: bool,
+    /// A note printed after a change's line (given the set's install path).
+    pub note: &'a dyn Fn(&Change, &Path) -> Option<String>,
+}
+
+impl std::fmt::Debug for Transaction<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Transaction")
+            .field("root", &self.root)
+            .field("id", &self.id)
+            .field("changes", &self.changes.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Transaction<'_> {
+    /// Runs the transaction, appending what it did to `report`; returns the backup set's
+    /// install path.
+    pub fn run(&self, service: &mut dyn Service, report: &mut String) -> Result<PathBuf, Failed> {
+        let root = self.root;
+        let failed = Failed::at;
+        let changes = self.changes;
+
+        // stage + validate
+        if self.validate {
+            let Some(nginx) = stage::nginx_program() else {
+                return Err(failed(
+                    "validate",
+                    "nginx is not installed (not on PATH nor /usr/sbin/nginx): the tree is checked with nginx -t before it is installed".into(),
+                    report,
+                ));
+            };
+            let new_files: Vec<(&str, &[u8])> = changes
+                .iter()
+                .filter_map(|c| Some((c.path.as_str(), c.new.as_deref()?)))
+                .collect();
+            let removed: Vec<&str> = changes
+                .iter()
+                .filter(|c| c.new.is_none())
+                .map(|c| c.path.as_str())
+                .collect();
+            let staged = stage::stage(root, &conf_dir(), &new_files, &removed, self.id)
+                .map_err(|e| failed("stage", format!("cannot stage the tree: {e}"), report))?;
+            staged
+                .validate(&nginx)
+                .map_err(|e| failed("validate", format!("{e}\nnothing was changed"), report))?;
+            if fail_hook("validate") {
+                return Err(failed(
+                    "validate",
+                    format!("failure injected ({FAIL_STEP_VAR}=validate); nothing was changed"),
+                    report,
+                ));
+            }
+            let _ = writeln!(
+                report,
+                "validated the staged tree with {} -t",
+                nginx.display()
+            );
+        }
+
+        // backup
+        let set = under(root, manifest::BACKUPS).join(self.id);
+        install::backup(root, &set, self.command, changes).map_err(|e| {
+            let _ = fs::remove_dir_all(&set);
+            failed(
+                "backup",
+                format!(
+                    "cannot write the backup set {}: {e}; nothing was changed",
+                    set.display()
+                ),
+                report,
+            )
+        })?;
+        let set_shown = Path::new(manifest::BACKUPS).join(self.id);
+        let _ = writeln!(report, "backup set {}", set_shown.display());
+
+        // install
+        if let Err((moves, e)) = install::install(root, changes, fail_hook("install")) {
+            let message = if moves == 0 {
+                format!("{e}; nothing was changed")
+            } else {
+                rolled_back(root, &set, &e)
+            };
+            return Err(failed("install", message, report));
+        }
+        for c in changes {
+            let verb = match (&c.old, &c.new) {
+                (None, _) => "created",
+                (Some(_), Some(_)) => "replaced",
+                (Some(_), None) => "removed",
+            };
+            let _ = writeln!(report, "{verb} {}", c.path);
+            if let Some(note) = (self.note)(c, &set_shown) {
+                report.push_str(&note);
+            }
+        }
+
+        // service
+        let paths: Vec<&str> = changes.iter().map(|c| c.path.as_str()).collect();
+        let mut loaded = false;
+        for step in service::steps(&paths) {
+            let result = if fail_hook(step.name()) {
+                Err(format!(
+                    "failure injected ({FAIL_STEP_VAR}={})",
+                    step.name()
+                ))
+            } else {
+                service.run(step)
+            };
+            loaded |= step.loads_nginx();
+            match result {
+                Ok(Outcome::Done(what)) => {
+                    let _ = writeln!(report, "{}: {what}", step.name());
+                }
+                Ok(Outcome::Skipped(why)) => {
+                    let _ = writeln!(report, "{}: skipped: {why}", step.name());
+                }
+                Err(e) => {
+                    let mut message = rolled_back(root, &set, &e);
+                    if loaded {
+                        match service.run(Step::Reload) {
+                            Ok(Outcome::Done(_)) => {
+                                message.push_str("; the previous files were reloaded");
+                            }
+                            Ok(Outcome::Skipped(why)) => {
+                                let _ = write!(message, "; reload skipped: {why}");
+                            }
+                            Err(e) => {
+                                let _ = write!(
+                                    message,
+                                    "; reloading the previous files failed too: {e}"
+                                );
+                            }
+                        }
+                    }
+                    return Err(failed(step.name(), message, report));
+                }
+            }
+        }
+        Ok(set_shown)
+    }
 }
 
 /// Whether nginx-gen writes files at `path` (the nginx configuration directory, its
@@ -383,6 +488,15 @@ fn writes_there(path: &str) -> bool {
         && !path.contains("/../")
 }
 
+/// [`lock`], except for a dry run (which only reads).
+fn lock_unless(dry_run: bool, root: &Path) -> Result<Option<fs::File>, String> {
+    if dry_run {
+        Ok(None)
+    } else {
+        lock(root).map(Some)
+    }
+}
+
 /// Locks `<root>/etc/nginx` (or `root` when there is none) for this process.
 fn lock(root: &Path) -> Result<fs::File, String> {
     let conf = under(root, "/etc/nginx");
@@ -391,7 +505,7 @@ fn lock(root: &Path) -> Result<fs::File, String> {
     match file.try_lock() {
         Ok(()) => Ok(file),
         Err(fs::TryLockError::WouldBlock) => Err(format!(
-            "another nginx-gen apply holds the lock on {}; nothing was changed",
+            "another nginx-gen apply or rollback holds the lock on {}; nothing was changed",
             dir.display()
         )),
         Err(fs::TryLockError::Error(e)) => Err(format!(

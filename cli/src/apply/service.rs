@@ -5,13 +5,15 @@
 //! same list; [`Host`] runs them on this machine and skips, with a note, what it cannot do
 //! here (another `--install-root`, no systemd as PID 1, a read-only `/proc/sys`).
 
-use std::io::{Read as _, Write as _};
-use std::net::{SocketAddr, TcpStream};
+use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
 use nginx_gen_core::render::{SYSCTL_PATH, SYSTEMD_PATH};
+
+pub use nginx_gen::probe::{CatchAll, Probes, probes};
+use nginx_gen::probe::{probe_catch_all, probe_http, probe_https};
 
 /// One step after the install.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -29,6 +31,12 @@ pub enum Step {
     /// Each server name answers over plain HTTP (a status line, whatever the code: the
     /// catch-all closes the connection without one).
     ProbeHttp,
+    /// Each server name answers over HTTPS (SNI and `Host`, the certificate not checked:
+    /// a liveness probe), when the plan serves TLS (not while bootstrapping).
+    ProbeHttps,
+    /// The catch-all default server closes a request for a name no site has, without a
+    /// status line (its 444), and rejects the TLS handshake (`ssl_reject_handshake`).
+    ProbeCatchAll,
 }
 
 impl Step {
@@ -41,6 +49,8 @@ impl Step {
             Self::Restart => "restart",
             Self::ProbeActive => "probe",
             Self::ProbeHttp => "probe-http",
+            Self::ProbeHttps => "probe-https",
+            Self::ProbeCatchAll => "probe-catch-all",
         }
     }
 
@@ -65,35 +75,21 @@ pub fn steps(changed: &[&str]) -> Vec<Step> {
         out.push(Step::Reload);
     }
     if out.iter().any(|s| s.loads_nginx()) {
-        out.extend([Step::ProbeActive, Step::ProbeHttp]);
+        out.extend([
+            Step::ProbeActive,
+            Step::ProbeHttp,
+            Step::ProbeHttps,
+            Step::ProbeCatchAll,
+        ]);
     }
     out
 }
 
-/// Where `apply` probes each literal server name: the first IPv4 (or any-address) listen,
-/// on loopback when it is every address.
-pub fn probes(plan: &nginx_gen_core::Plan) -> Vec<(std::net::SocketAddr, String)> {
-    let inputs = &plan.inputs;
-    let Some(addr) = inputs.listen.iter().find_map(|l| {
-        let ip = match l.addr {
-            None => std::net::Ipv4Addr::LOCALHOST.to_string(),
-            Some(a) => a.to_string(),
-        };
-        format!("{ip}:{}", l.port)
-            .parse::<std::net::SocketAddr>()
-            .ok()
-            .filter(std::net::SocketAddr::is_ipv4)
-    }) else {
-        return Vec::new();
-    };
-    inputs
-        .server_names
-        .iter()
-        .map(ToString::to_string)
-        .filter(|n| !n.starts_with(['*', '~', '.']) && !n.ends_with('*'))
-        .map(|n| (addr, n))
-        .collect()
-}
+/// A probe of one name at one address, returning the status line.
+type ProbeFn = fn(SocketAddr, &str, Duration) -> Result<String, String>;
+
+/// How long a probe waits for an answer.
+const PROBE_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// What a step did.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -121,8 +117,8 @@ pub struct Host {
     proc_sys_writable: bool,
     /// `--install-root`, for notes.
     root: PathBuf,
-    /// Where each server name is probed: (address, `Host` header).
-    probes: Vec<(SocketAddr, String)>,
+    /// What the probes ask, and where.
+    probes: Probes,
 }
 
 impl Host {
@@ -137,52 +133,38 @@ impl Host {
                 .open("/proc/sys/net/core/somaxconn")
                 .is_ok(),
             root: root.to_owned(),
-            probes: Vec::new(),
+            probes: Probes::default(),
         }
     }
 
-    /// The server names to probe after a reload, each with the address it listens on.
+    /// What to probe after a reload or restart ([`probes`]).
     #[must_use]
-    pub fn with_probes(mut self, probes: Vec<(SocketAddr, String)>) -> Self {
+    pub fn with_probes(mut self, probes: Probes) -> Self {
         self.probes = probes;
         self
     }
 }
 
-/// Sends `GET /` with `Host: host` to `addr` and returns the status line; no status line
-/// (refused, reset, closed, timed out) is an error.
-pub fn probe_http(addr: SocketAddr, host: &str, timeout: Duration) -> Result<String, String> {
-    let fail = |e: &dyn std::fmt::Display| format!("{host} on {addr} does not answer: {e}");
-    let mut stream = TcpStream::connect_timeout(&addr, timeout).map_err(|e| fail(&e))?;
-    stream
-        .set_read_timeout(Some(timeout))
-        .map_err(|e| fail(&e))?;
-    stream
-        .set_write_timeout(Some(timeout))
-        .map_err(|e| fail(&e))?;
-    let request = format!(
-        "GET / HTTP/1.1\r\nHost: {host}\r\nUser-Agent: nginx-gen-probe\r\nConnection: close\r\n\r\n"
-    );
-    stream.write_all(request.as_bytes()).map_err(|e| fail(&e))?;
-    let mut head = Vec::new();
-    let mut buf = [0u8; 512];
-    while !head.contains(&b'\n') && head.len() < 4096 {
-        match stream.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => head.extend_from_slice(&buf[..n]),
-            Err(e) => return Err(fail(&e)),
+impl Host {
+    /// After `sysctl --system`: the keys of our sysctl.d file whose running value in
+    /// `/proc/sys` is another (a file applied later, or a key the namespace keeps), as a
+    /// note; empty when all match.
+    fn running_differs(&self) -> String {
+        let ours = std::fs::read_to_string(self.root.join(SYSCTL_PATH.trim_start_matches('/')))
+            .map(|t| nginx_gen::sysctl_d::parse(&t))
+            .unwrap_or_default();
+        let differ = nginx_gen::sysctl_d::differences(Path::new("/proc/sys"), &ours);
+        if differ.is_empty() {
+            return String::new();
         }
-    }
-    let line = String::from_utf8_lossy(&head)
-        .lines()
-        .next()
-        .unwrap_or_default()
-        .trim_end()
-        .to_owned();
-    if line.starts_with("HTTP/") && line.split_whitespace().nth(1).is_some() {
-        Ok(line)
-    } else {
-        Err(fail(&"the connection closed without an HTTP status line"))
+        let keys: Vec<String> = differ
+            .iter()
+            .map(|d| format!("{} is {} (ours: {})", d.key, d.actual, d.ours))
+            .collect();
+        format!(
+            "; warning: the running values differ from {SYSCTL_PATH}: {} (a file applied after it, or a key this environment keeps)",
+            keys.join(", ")
+        )
     }
 }
 
@@ -245,7 +227,7 @@ impl Service for Host {
                 "/proc/sys is read-only here (a container?): {SYSCTL_PATH} takes effect where the kernel's settings can be written (the host's boot, or sysctl --system there)"
             ))),
             Step::Sysctl => match run_command("sysctl", &["--system"]) {
-                Ok(line) => Ok(Outcome::Done(line)),
+                Ok(line) => Ok(Outcome::Done(format!("{line}{}", self.running_differs()))),
                 Err(e) => match keys_the_environment_keeps(&e) {
                     Some(keys) => Ok(Outcome::Skipped(format!(
                         "sysctl --system could not set {} here (read-only or absent in this environment); the other keys are set",
@@ -268,26 +250,45 @@ impl Service for Host {
             Step::ProbeActive => {
                 run_command("systemctl", &["is-active", "--quiet", "nginx"]).map(Outcome::Done)
             }
-            Step::ProbeHttp => {
+            Step::ProbeHttp | Step::ProbeHttps => {
+                let (list, probe): (_, ProbeFn) =
+                    if step == Step::ProbeHttp {
+                        (&self.probes.http, probe_http)
+                    } else {
+                        (&self.probes.https, probe_https)
+                    };
                 let mut answers = Vec::new();
-                for (addr, host) in &self.probes {
-                    let line = probe_http(*addr, host, Duration::from_secs(5))?;
+                for (addr, host) in list {
+                    let line = probe(*addr, host, PROBE_TIMEOUT)?;
                     answers.push(format!("{host} on {addr}: {line}"));
                 }
                 if answers.is_empty() {
-                    return Ok(Outcome::Skipped(
-                        "no literal server name to probe (wildcards and regexes are not)".into(),
-                    ));
+                    return Ok(Outcome::Skipped(if step == Step::ProbeHttp {
+                        "no literal server name to probe (wildcards and regexes are not)".into()
+                    } else {
+                        "no HTTPS server to probe (no TLS, or bootstrapping)".into()
+                    }));
                 }
                 Ok(Outcome::Done(answers.join("; ")))
             }
+            Step::ProbeCatchAll => match &self.probes.catch_all {
+                CatchAll::Absent => Ok(Outcome::Skipped(
+                    "no catch-all server (the site takes every name)".into(),
+                )),
+                CatchAll::Existing => Ok(Outcome::Skipped(
+                    "an existing default server is kept: it, not nginx-gen's catch-all, answers names no site has".into(),
+                )),
+                CatchAll::Probe { http, tls } => {
+                    probe_catch_all(*http, *tls, PROBE_TIMEOUT).map(Outcome::Done)
+                }
+            },
         }
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{Host, Outcome, Service, Step, probe_http, steps};
+    use super::{Host, Outcome, Service, Step, steps};
     use nginx_gen_core::render::{NGINX_PATH, SYSCTL_PATH, SYSTEMD_PATH};
 
     #[test]
@@ -295,7 +296,13 @@ mod tests {
         assert_eq!(steps(&[]), vec![]);
         assert_eq!(
             steps(&[NGINX_PATH]),
-            vec![Step::Reload, Step::ProbeActive, Step::ProbeHttp]
+            vec![
+                Step::Reload,
+                Step::ProbeActive,
+                Step::ProbeHttp,
+                Step::ProbeHttps,
+                Step::ProbeCatchAll
+            ]
         );
         assert_eq!(
             steps(&[NGINX_PATH, SYSCTL_PATH, SYSTEMD_PATH]),
@@ -304,39 +311,11 @@ mod tests {
                 Step::DaemonReload,
                 Step::Restart,
                 Step::ProbeActive,
-                Step::ProbeHttp
+                Step::ProbeHttp,
+                Step::ProbeHttps,
+                Step::ProbeCatchAll
             ]
         );
-    }
-
-    /// A server that answers `reply` to one request and closes.
-    fn server(reply: &'static [u8]) -> std::net::SocketAddr {
-        use std::io::{Read, Write};
-        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-        let addr = listener.local_addr().unwrap();
-        std::thread::spawn(move || {
-            let (mut s, _) = listener.accept().unwrap();
-            let mut buf = [0u8; 1024];
-            let n = s.read(&mut buf).unwrap();
-            assert!(String::from_utf8_lossy(&buf[..n]).contains("\r\nHost: a.example\r\n"));
-            let _ = s.write_all(reply);
-        });
-        addr
-    }
-
-    #[test]
-    fn the_http_probe_wants_a_status_line() {
-        let t = std::time::Duration::from_secs(5);
-        let ok = server(b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n");
-        assert_eq!(probe_http(ok, "a.example", t).unwrap(), "HTTP/1.1 200 OK");
-        // The catch-all's 444: the connection closes without a response.
-        let closed = server(b"");
-        let e = probe_http(closed, "a.example", t).unwrap_err();
-        assert!(e.contains("without an HTTP status line"), "{e}");
-        let refused = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-        let addr = refused.local_addr().unwrap();
-        drop(refused);
-        assert!(probe_http(addr, "a.example", t).is_err());
     }
 
     #[test]
@@ -351,20 +330,6 @@ mod tests {
         assert_eq!(keys(bad), None);
         assert_eq!(keys(&format!("{ro}\n{bad}")), None);
         assert_eq!(keys("cannot run sysctl --system: No such file"), None);
-    }
-
-    #[test]
-    fn literal_server_names_are_probed_on_the_first_ipv4_listen() {
-        let inputs = nginx_gen_core::Inputs {
-            server_names: vec!["a.example".parse().unwrap(), "*.b.example".parse().unwrap()],
-            listen: vec!["[::]:8080".parse().unwrap(), "8080".parse().unwrap()],
-            ..Default::default()
-        };
-        let probes = super::probes(&nginx_gen_core::Plan::new(&inputs));
-        assert_eq!(
-            probes,
-            vec![("127.0.0.1:8080".parse().unwrap(), "a.example".to_owned())]
-        );
     }
 
     #[test]
