@@ -8,6 +8,10 @@ use nginx_gen_core::Plan;
 use nginx_gen_core::i18n::Catalogue;
 use nginx_gen_core::plan::{Scope, Setting};
 
+use std::path::Path;
+
+use nginx_gen::sysctl_d;
+
 use super::Finding;
 use super::conf::{self, Directive};
 use super::probe::{Limits, Listener};
@@ -128,33 +132,63 @@ pub fn limits(
     }
 }
 
-/// The kernel's settings against the plan's sysctl.d file, key by key; `read` gives a
-/// key's value as the kernel has it.
+/// The kernel's settings under `proc_sys` (`/proc/sys`) against the plan's sysctl.d file
+/// (`sysctl_file`, its text), key by key. A key the kernel does not have, or that cannot be
+/// read, is a finding too. Where a file applied after ours sets the key (`overrides`, from
+/// [`sysctl_d::overrides`]), the fix names it: that file wins at every boot.
 pub fn sysctls(
     plan: &Plan,
     cat: &Catalogue,
-    read: &dyn Fn(&str) -> Result<String, String>,
+    sysctl_file: &str,
+    proc_sys: &Path,
+    overrides: &[sysctl_d::Override],
 ) -> Vec<Finding> {
+    let ours = sysctl_d::parse(sysctl_file);
+    let differences = sysctl_d::differences(proc_sys, &ours);
     let mut out = Vec::new();
-    for s in plan.in_scope(Scope::Sysctl) {
-        let planned = s.value().split_whitespace().collect::<Vec<_>>().join(" ");
-        let reason = reason_of(s, cat);
-        match read(s.name) {
-            Ok(found) if found == planned => {}
-            Ok(found) => out.push(Finding::new(
+    for (key, planned) in &ours {
+        let reason = plan
+            .in_scope(Scope::Sysctl)
+            .find(|s| s.name == key)
+            .map_or_else(|| format!("nginx-gen sets {key}"), |s| reason_of(s, cat));
+        let path = proc_sys.join(key.replace('.', "/"));
+        if let Err(e) = std::fs::read_to_string(&path) {
+            let why = format!(
+                "this kernel (or network namespace) has no {key}: {}: {e}",
+                path.display()
+            );
+            out.push(Finding::unreadable(
                 "sysctl",
-                s.name.to_owned(),
+                key.clone(),
                 planned.clone(),
-                found,
+                &why,
                 reason,
-                format!(
-                    "sysctl -w {}='{planned}' now; keep it with {} (nginx-gen apply runs sysctl --system); a later file in /etc/sysctl.d, /run/sysctl.d or /usr/lib/sysctl.d may override it",
-                    s.name,
-                    nginx_gen_core::render::SYSCTL_PATH
-                ),
-            )),
-            Err(e) => out.push(Finding::unreadable("sysctl", s.name.to_owned(), planned, &e, reason)),
+            ));
+            continue;
         }
+        let Some(d) = differences.iter().find(|d| d.key == *key) else {
+            continue;
+        };
+        let fix = match overrides.iter().find(|o| o.key == *key) {
+            Some(o) => format!(
+                "{} sets {key} = {} and is applied after {}: remove that line (or make it {planned}), then sysctl --system",
+                o.file,
+                o.theirs,
+                nginx_gen_core::render::SYSCTL_PATH
+            ),
+            None => format!(
+                "sysctl -w {key}='{planned}' now; keep it with {} (nginx-gen apply runs sysctl --system)",
+                nginx_gen_core::render::SYSCTL_PATH
+            ),
+        };
+        out.push(Finding::new(
+            "sysctl",
+            key.clone(),
+            planned.clone(),
+            d.actual.clone(),
+            reason,
+            fix,
+        ));
     }
     out
 }
@@ -827,14 +861,19 @@ mod tests {
         let f = limits(&plan, cat, "worker", 2, Err("cannot read".into())).unwrap();
         assert_eq!(f.found, "unreadable: cannot read");
 
-        let kernel = |k: &str| match k {
-            "net.core.somaxconn" => Ok("128".to_owned()),
-            "net.ipv4.tcp_fastopen" => {
-                Err("cannot read /proc/sys/net/ipv4/tcp_fastopen".to_owned())
+        // A /proc/sys tree: somaxconn lowered, tcp_fastopen absent, the rest as planned.
+        let proc_sys = tempfile::tempdir().unwrap();
+        let file = render::files(&plan)[2].contents.clone();
+        for (key, value) in sysctl_d::parse(&file) {
+            let at = proc_sys.path().join(key.replace('.', "/"));
+            std::fs::create_dir_all(at.parent().unwrap()).unwrap();
+            match key.as_str() {
+                "net.core.somaxconn" => std::fs::write(at, "128\n").unwrap(),
+                "net.ipv4.tcp_fastopen" => {}
+                _ => std::fs::write(at, format!("{}\n", value.replace(' ', "\t"))).unwrap(),
             }
-            _ => Ok(plan.get(k).unwrap().value()),
-        };
-        let found = sysctls(&plan, cat, &kernel);
+        }
+        let found = sysctls(&plan, cat, &file, proc_sys.path(), &[]);
         let subjects: Vec<&str> = found.iter().map(|f| f.subject.as_str()).collect();
         assert_eq!(subjects, ["net.core.somaxconn", "net.ipv4.tcp_fastopen"]);
         assert_eq!(
@@ -842,9 +881,34 @@ mod tests {
             ("4096", "128")
         );
         assert!(
+            found[0].reason.contains("caps every listen queue"),
+            "{}",
+            found[0].reason
+        );
+        assert!(
             found[0]
                 .fix
                 .starts_with("sysctl -w net.core.somaxconn='4096'")
+        );
+        assert!(
+            found[1].found.starts_with("unreadable: this kernel"),
+            "{}",
+            found[1].found
+        );
+        // A file applied after ours: the fix names it.
+        let later = sysctl_d::Override {
+            key: "net.core.somaxconn".into(),
+            ours: "4096".into(),
+            file: "/etc/sysctl.d/99-nginx-tuning.conf".into(),
+            theirs: "128".into(),
+        };
+        let found = sysctls(&plan, cat, &file, proc_sys.path(), &[later]);
+        assert!(
+            found[0]
+                .fix
+                .starts_with("/etc/sysctl.d/99-nginx-tuning.conf sets net.core.somaxconn = 128"),
+            "{}",
+            found[0].fix
         );
 
         assert!(workers(&plan, cat, 2, Some(&(2, "CPU affinity mask".into()))).is_none());

@@ -259,7 +259,16 @@ pub fn run(plan: &Plan, cat: &Catalogue, root: &Path) -> Vec<Finding> {
             )),
         }
     }
-    findings.extend(compare::sysctls(plan, cat, &probe::sysctl));
+    // Files applied after ours win at every boot: the fixes name them.
+    let overrides = nginx_gen::sysctl_d::overrides(root, render::SYSCTL_PATH, &files[2].contents)
+        .unwrap_or_default();
+    findings.extend(compare::sysctls(
+        plan,
+        cat,
+        &files[2].contents,
+        Path::new("/proc/sys"),
+        &overrides,
+    ));
 
     // Relative error logs are under the prefix: -p, else the compiled-in one.
     let log_prefix = prefix.clone().unwrap_or_else(|| {
