@@ -338,6 +338,11 @@ fn a_stock_debian_nginx_drifts_from_the_plan() {
             .contains("[backlog] listen 0.0.0.0:80: backlog\n    planned: 512\n    found:   511\n"),
         "{report}"
     );
+    // Debian's default site, not a catch-all, answers names no site has.
+    assert!(
+        report.contains("[probe] catch-all on 127.0.0.1:80\n"),
+        "{report}"
+    );
     assert!(
         report.contains("[config] server check.example\n"),
         "{report}"
@@ -556,8 +561,9 @@ fn upstream_failures_in_the_error_log_are_findings() {
         "error-log",
         "/var/log/nginx/error.log: \"connect() failed\"",
     );
+    // Three requests, and the first check's own probe of the site (read after it).
     let found = f["found"].as_str().unwrap();
-    assert!(found.starts_with("3, last at 20"), "{f}");
+    assert!(found.starts_with("4, last at 20"), "{f}");
     assert!(f["fix"].as_str().unwrap().contains("application"), "{f}");
 }
 

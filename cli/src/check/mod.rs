@@ -165,6 +165,63 @@ fn stale(files: &[String], loaded: Option<u64>) -> Option<Finding> {
     })
 }
 
+/// How long one request of [`probe_site`] may take.
+const PROBE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(3);
+
+/// The probes `apply` and `rollback` run after a reload ([`nginx_gen::probe`]), as
+/// findings: each literal server name answers over HTTP (and HTTPS when the plan serves
+/// TLS), and the catch-all closes requests and refuses handshakes for names no site has.
+fn probe_site(plan: &Plan) -> Vec<Finding> {
+    use nginx_gen::probe::{self as live, CatchAll};
+    let probes = live::probes(plan);
+    let mut out = Vec::new();
+    let site = "read the error log; nginx -T shows the server blocks that take the name (nginx-gen apply installs the plan's)";
+    let failed = |subject: String, planned: &str, found: String, reason: &str, fix: &str| {
+        Finding::new(
+            "probe",
+            subject,
+            planned.into(),
+            found,
+            reason.into(),
+            fix.into(),
+        )
+    };
+    for (addr, host) in &probes.http {
+        if let Err(e) = live::probe_http(*addr, host, PROBE_TIMEOUT) {
+            out.push(failed(
+                format!("http://{host}/ on {addr}"),
+                "an HTTP status line",
+                e,
+                "the site answers over plain HTTP (apply and rollback probe it after every reload)",
+                site,
+            ));
+        }
+    }
+    for (addr, host) in &probes.https {
+        if let Err(e) = live::probe_https(*addr, host, PROBE_TIMEOUT) {
+            out.push(failed(
+                format!("https://{host}/ on {addr}"),
+                "an HTTP status line over TLS",
+                e,
+                "the site answers over HTTPS with its name as SNI (apply and rollback probe it after every reload)",
+                site,
+            ));
+        }
+    }
+    if let CatchAll::Probe { http, tls } = probes.catch_all
+        && let Err(e) = live::probe_catch_all(http, tls, PROBE_TIMEOUT)
+    {
+        out.push(failed(
+            format!("catch-all on {http}"),
+            "no answer for a name no site has (444, handshake refused)",
+            e,
+            "the catch-all default server keeps unknown host names (scanners) away from the site",
+            "another default_server on that port takes the names no site has: install the plan's site file, whose catch-all is the default server (nginx-gen apply; with --existing-default-server the existing one is kept and not probed)",
+        ));
+    }
+    out
+}
+
 /// Runs every check of the host (under `root` for the installed files) against `plan`.
 pub fn run(plan: &Plan, cat: &Catalogue, root: &Path) -> Vec<Finding> {
     let mut findings = Vec::new();
@@ -320,6 +377,11 @@ pub fn run(plan: &Plan, cat: &Catalogue, root: &Path) -> Vec<Finding> {
             "nginx -T shows what nginx runs with".into(),
             "run nginx -t: a configuration on disk that does not load is also what the next reload would fail on; as another user, run check as root".into(),
         )),
+    }
+    // Last, after the error logs were read: a probe's own request may add a line there (a
+    // proxy whose application is down), for the next run to count.
+    if master.is_ok() {
+        findings.extend(probe_site(plan));
     }
     findings
 }
