@@ -269,6 +269,18 @@ fn generate(args: &Generate) -> Result<(), Failure> {
     print(&text)
 }
 
+/// `--install-root` must be a directory: a usage error (exit 2) otherwise.
+fn install_root_is_dir(root: &std::path::Path) -> Result<(), Failure> {
+    if root.is_dir() {
+        Ok(())
+    } else {
+        Err(Failure::Usage(format!(
+            "--install-root {} is not a directory",
+            root.display()
+        )))
+    }
+}
+
 /// `nginx-gen apply`: exit 0 applied or nothing to do, 1 failed (rolled back), 2 bad input.
 fn apply(args: &Generate, root: &std::path::Path, dry_run: bool) -> Result<(), Failure> {
     if args.out.is_some() {
@@ -281,12 +293,7 @@ fn apply(args: &Generate, root: &std::path::Path, dry_run: bool) -> Result<(), F
             "apply installs every file; --format is for generate".into(),
         ));
     }
-    if !root.is_dir() {
-        return Err(Failure::Usage(format!(
-            "--install-root {} is not a directory",
-            root.display()
-        )));
-    }
+    install_root_is_dir(root)?;
     let plan = plan_under(args, root)?;
     let cat = i18n::built_in(plan.inputs.lang);
     let files = render::files_in(&plan, &cat);
@@ -315,12 +322,7 @@ fn rollback(
     list: bool,
     dry_run: bool,
 ) -> Result<(), Failure> {
-    if !root.is_dir() {
-        return Err(Failure::Usage(format!(
-            "--install-root {} is not a directory",
-            root.display()
-        )));
-    }
+    install_root_is_dir(root)?;
     if list {
         return apply::rollback::list(root)
             .map_err(Failure::Usage)
@@ -350,12 +352,7 @@ fn check(args: args::CheckArgs, root: &std::path::Path) -> Result<(), Failure> {
             "check reads the host and writes nothing; --out is for generate".into(),
         ));
     }
-    if !root.is_dir() {
-        return Err(Failure::Usage(format!(
-            "--install-root {} is not a directory",
-            root.display()
-        )));
-    }
+    install_root_is_dir(root)?;
     let (generate, inputs_from) =
         check::source::choose(args.generate, root).map_err(Failure::Usage)?;
     eprintln!("{NOTE}nginx-gen:{NOTE:#} check: inputs from {inputs_from}");

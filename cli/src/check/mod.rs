@@ -186,24 +186,30 @@ fn probe_site(plan: &Plan) -> Vec<Finding> {
             fix.into(),
         )
     };
-    for (addr, host) in &probes.http {
-        if let Err(e) = live::probe_http(*addr, host, PROBE_TIMEOUT) {
+    let sites = probes.http.iter().map(|p| (p, false));
+    for ((addr, host), tls) in sites.chain(probes.https.iter().map(|p| (p, true))) {
+        let (scheme, over, answer) = if tls {
+            (
+                "https",
+                " over TLS",
+                live::probe_https(*addr, host, PROBE_TIMEOUT),
+            )
+        } else {
+            ("http", "", live::probe_http(*addr, host, PROBE_TIMEOUT))
+        };
+        if let Err(e) = answer {
             out.push(failed(
-                format!("http://{host}/ on {addr}"),
-                "an HTTP status line",
+                format!("{scheme}://{host}/ on {addr}"),
+                &format!("an HTTP status line{over}"),
                 e,
-                "the site answers over plain HTTP (apply and rollback probe it after every reload)",
-                site,
-            ));
-        }
-    }
-    for (addr, host) in &probes.https {
-        if let Err(e) = live::probe_https(*addr, host, PROBE_TIMEOUT) {
-            out.push(failed(
-                format!("https://{host}/ on {addr}"),
-                "an HTTP status line over TLS",
-                e,
-                "the site answers over HTTPS with its name as SNI (apply and rollback probe it after every reload)",
+                &format!(
+                    "the site answers {} (apply and rollback probe it after every reload)",
+                    if tls {
+                        "over HTTPS with its name as SNI"
+                    } else {
+                        "over plain HTTP"
+                    }
+                ),
                 site,
             ));
         }
