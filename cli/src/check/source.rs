@@ -117,9 +117,9 @@ pub fn choose(args: Generate, root: &Path) -> Result<(Generate, String), String>
         }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             let from = if args.no_detect {
-                "the built-in defaults (--no-detect, no manifest)"
+                "the built-in defaults (--no-detect), without a manifest"
             } else {
-                "this host (detected as generate does; no manifest)"
+                "this host's detection, as generate does, without a manifest"
             };
             Ok((args, from.into()))
         }
@@ -170,7 +170,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let none = Cli::try_parse_from(["nginx-gen"]).unwrap().generate;
         let (_, from) = choose(none, dir.path()).unwrap();
-        assert!(from.contains("detected"), "{from}");
+        assert!(from.contains("detection"), "{from}");
         let lib = dir.path().join("var/lib/nginx-gen");
         std::fs::create_dir_all(&lib).unwrap();
         let m = Manifest {
