@@ -26,6 +26,9 @@ pub enum Step {
     Reload,
     /// `systemctl restart nginx`: the drop-in changed (its limits apply on restart only).
     Restart,
+    /// `systemctl start nginx`: never a step of a run; a restore's last resort, when nginx
+    /// is not active after it.
+    Start,
     /// The service is active after the reload or restart.
     ProbeActive,
     /// Each server name answers over plain HTTP (a status line, whatever the code: the
@@ -47,6 +50,7 @@ impl Step {
             Self::DaemonReload => "daemon-reload",
             Self::Reload => "reload",
             Self::Restart => "restart",
+            Self::Start => "start",
             Self::ProbeActive => "probe",
             Self::ProbeHttp => "probe-http",
             Self::ProbeHttps => "probe-https",
@@ -56,26 +60,93 @@ impl Step {
 
     /// Whether the step makes nginx load the files (so a rollback must load the old ones).
     pub const fn loads_nginx(self) -> bool {
-        matches!(self, Self::Reload | Self::Restart)
+        matches!(self, Self::Reload | Self::Restart | Self::Start)
     }
 }
 
-/// The steps the changed files (install paths) call for, in order.
-pub fn steps(changed: &[&str]) -> Vec<Step> {
-    let sysctl = changed.contains(&SYSCTL_PATH);
-    let unit = changed.contains(&SYSTEMD_PATH);
-    let nginx = changed.iter().any(|p| p.starts_with("/etc/nginx/"));
-    let mut out = Vec::new();
+/// One file a run changes, as the service steps see it: its install path and both
+/// versions (`None`: absent).
+#[derive(Debug, Clone, Copy)]
+pub struct Changed<'a> {
+    /// Install path.
+    pub path: &'a str,
+    /// The bytes installed before the run.
+    pub old: Option<&'a [u8]>,
+    /// The bytes the run installs.
+    pub new: Option<&'a [u8]>,
+}
+
+/// What a file of `key = value` or `Key=value` lines sets: its lines, trimmed, without
+/// blank lines and comments (`#` or `;` first, as systemd and sysctl.d read them). Two
+/// files with the same settings differ at most in their comments (nginx-gen's header
+/// names the whole command, the server name included).
+pub fn settings(bytes: Option<&[u8]>) -> Vec<String> {
+    let Some(bytes) = bytes else {
+        return Vec::new();
+    };
+    String::from_utf8_lossy(bytes)
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with(['#', ';']))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The service steps a run calls for, and why some were left out.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Decision {
+    /// The steps, in order.
+    pub steps: Vec<Step>,
+    /// What the report says about a file whose bytes changed but whose settings did not.
+    pub notes: Vec<String>,
+}
+
+/// The steps the changed files call for, decided from what they **set**, not their bytes:
+///
+/// - the sysctl.d file's settings changed: `sysctl --system` (and a reload);
+/// - the drop-in's settings changed (created and removed included): `daemon-reload` and a
+///   **restart** (its `LimitNOFILE` applies to a new process only); only its bytes (its
+///   comments): `daemon-reload`, so systemd has the file on disk loaded, but no restart;
+/// - any file under `/etc/nginx/` changed, by a byte: a reload.
+///
+/// The probes follow a reload or restart.
+pub fn decide(changed: &[Changed]) -> Decision {
+    let file = |path: &str| changed.iter().find(|c| c.path == path);
+    let differs = |c: &Changed| settings(c.old) != settings(c.new);
+    let sysctl_file = file(SYSCTL_PATH);
+    let unit_file = file(SYSTEMD_PATH);
+    let sysctl = sysctl_file.is_some_and(differs);
+    let unit = unit_file.is_some_and(differs);
+    let nginx = changed.iter().any(|c| c.path.starts_with("/etc/nginx/"));
+    let mut out = Decision::default();
     if sysctl {
-        out.push(Step::Sysctl);
+        out.steps.push(Step::Sysctl);
+    }
+    if unit_file.is_some() {
+        out.steps.push(Step::DaemonReload);
     }
     if unit {
-        out.extend([Step::DaemonReload, Step::Restart]);
+        out.steps.push(Step::Restart);
     } else if nginx || sysctl {
-        out.push(Step::Reload);
+        out.steps.push(Step::Reload);
     }
-    if out.iter().any(|s| s.loads_nginx()) {
-        out.extend([
+    if sysctl_file.is_some() && !sysctl {
+        out.notes.push(format!(
+            "the sysctl file's settings are unchanged (only its comments differ): no sysctl --system for {SYSCTL_PATH}"
+        ));
+    }
+    if unit_file.is_some() && !unit {
+        let then = if out.steps.contains(&Step::Reload) {
+            "reload, no restart"
+        } else {
+            "no restart"
+        };
+        out.notes.push(format!(
+            "the drop-in's settings are unchanged (only its comments differ): daemon-reload for its new bytes, {then}"
+        ));
+    }
+    if out.steps.iter().any(|s| s.loads_nginx()) {
+        out.steps.extend([
             Step::ProbeActive,
             Step::ProbeHttp,
             Step::ProbeHttps,
@@ -247,6 +318,7 @@ impl Service for Host {
                     "{line} (a restart, not a reload: the drop-in's limits apply to a new process only)"
                 ))
             }),
+            Step::Start => run_command("systemctl", &["start", "nginx"]).map(Outcome::Done),
             Step::ProbeActive => {
                 run_command("systemctl", &["is-active", "--quiet", "nginx"]).map(Outcome::Done)
             }
@@ -288,34 +360,136 @@ impl Service for Host {
 
 #[cfg(test)]
 mod tests {
-    use super::{Host, Outcome, Service, Step, steps};
+    use super::{Changed, Decision, Host, Outcome, Service, Step, decide, settings};
     use nginx_gen_core::render::{NGINX_PATH, SYSCTL_PATH, SYSTEMD_PATH};
 
+    const PROBES: [Step; 4] = [
+        Step::ProbeActive,
+        Step::ProbeHttp,
+        Step::ProbeHttps,
+        Step::ProbeCatchAll,
+    ];
+
+    /// Each file of `paths` changed from `old` to `new` bytes.
+    fn changed<'a>(paths: &[&'a str], old: &'a [u8], new: &'a [u8]) -> Vec<Changed<'a>> {
+        paths
+            .iter()
+            .map(|&path| Changed {
+                path,
+                old: Some(old),
+                new: Some(new),
+            })
+            .collect()
+    }
+
+    fn with_probes(steps: &[Step]) -> Vec<Step> {
+        steps.iter().chain(&PROBES).copied().collect()
+    }
+
     #[test]
-    fn the_steps_follow_the_changed_files() {
-        assert_eq!(steps(&[]), vec![]);
+    fn the_steps_follow_the_changed_settings() {
+        assert_eq!(decide(&[]), Decision::default());
+        let (a, b) = (&b"# a\nx = 1\n"[..], &b"# b\n\nx = 2\n"[..]);
         assert_eq!(
-            steps(&[NGINX_PATH]),
-            vec![
-                Step::Reload,
-                Step::ProbeActive,
-                Step::ProbeHttp,
-                Step::ProbeHttps,
-                Step::ProbeCatchAll
-            ]
+            decide(&changed(&[NGINX_PATH], a, b)).steps,
+            with_probes(&[Step::Reload])
         );
+        let all = decide(&changed(&[NGINX_PATH, SYSCTL_PATH, SYSTEMD_PATH], a, b));
         assert_eq!(
-            steps(&[NGINX_PATH, SYSCTL_PATH, SYSTEMD_PATH]),
-            vec![
-                Step::Sysctl,
-                Step::DaemonReload,
-                Step::Restart,
-                Step::ProbeActive,
-                Step::ProbeHttp,
-                Step::ProbeHttps,
-                Step::ProbeCatchAll
-            ]
+            all.steps,
+            with_probes(&[Step::Sysctl, Step::DaemonReload, Step::Restart])
         );
+        assert!(all.notes.is_empty(), "{:?}", all.notes);
+        // The sysctl file alone: sysctl --system, then a reload.
+        assert_eq!(
+            decide(&changed(&[SYSCTL_PATH], a, b)).steps,
+            with_probes(&[Step::Sysctl, Step::Reload])
+        );
+        // A drop-in created or removed: its settings changed.
+        for (old, new) in [(None, Some(a)), (Some(a), None)] {
+            let d = decide(&[Changed {
+                path: SYSTEMD_PATH,
+                old,
+                new,
+            }]);
+            assert_eq!(
+                d.steps,
+                with_probes(&[Step::DaemonReload, Step::Restart]),
+                "{old:?} -> {new:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn comments_and_blank_lines_are_not_settings() {
+        let text =
+            b"# header\n; also a comment\n\n[Service]\n  # indented\nLimitNOFILE=524288   \n";
+        assert_eq!(settings(Some(text)), ["[Service]", "LimitNOFILE=524288"]);
+        assert_eq!(settings(None), Vec::<String>::new());
+        // Only the comments differ: the drop-in is daemon-reloaded, nginx reloaded, not
+        // restarted; the sysctl file is not applied again.
+        let (a, b) = (
+            &b"# nginx-gen --server-name a.example\n[Service]\nLimitNOFILE=524288\n"[..],
+            &b"# nginx-gen --server-name b.example\n\n[Service]\nLimitNOFILE=524288\n"[..],
+        );
+        let d = decide(&changed(&[NGINX_PATH, SYSCTL_PATH, SYSTEMD_PATH], a, b));
+        assert_eq!(d.steps, with_probes(&[Step::DaemonReload, Step::Reload]));
+        assert_eq!(d.notes.len(), 2, "{:?}", d.notes);
+        assert!(
+            d.notes[0].contains("sysctl file's settings are unchanged")
+                && d.notes[0].contains("no sysctl --system"),
+            "{:?}",
+            d.notes
+        );
+        assert!(
+            d.notes[1].contains("drop-in's settings are unchanged")
+                && d.notes[1].contains("reload, no restart"),
+            "{:?}",
+            d.notes
+        );
+        // The drop-in's comments alone: systemd reads it again, nginx is left alone.
+        let d = decide(&changed(&[SYSTEMD_PATH], a, b));
+        assert_eq!(d.steps, [Step::DaemonReload]);
+        assert!(d.notes[0].ends_with("no restart"), "{:?}", d.notes);
+    }
+
+    /// What apply renders for two server names differs in every file's header (the
+    /// command), but neither the drop-in's nor the sysctl file's settings (finding H3).
+    #[test]
+    fn another_server_name_reloads_and_neither_restarts_nor_reapplies_sysctls() {
+        let render = |name: &str| {
+            let plan = nginx_gen_core::plan_from_json(&format!(
+                r#"{{"vcpu": 2, "ram": "2G", "server_names": ["{name}"]}}"#
+            ))
+            .unwrap();
+            nginx_gen_core::render::files(&plan)
+        };
+        let (a, b) = (render("a.example"), render("b.example"));
+        let mut changes = Vec::new();
+        for path in [NGINX_PATH, SYSCTL_PATH, SYSTEMD_PATH] {
+            let old = a.iter().find(|f| f.path == path).unwrap();
+            let new = b.iter().find(|f| f.path == path).unwrap();
+            assert_ne!(
+                old.contents, new.contents,
+                "{path}: the header names the command"
+            );
+            changes.push(Changed {
+                path,
+                old: Some(old.contents.as_bytes()),
+                new: Some(new.contents.as_bytes()),
+            });
+        }
+        let d = decide(&changes);
+        assert_eq!(d.steps, with_probes(&[Step::DaemonReload, Step::Reload]));
+        // More clients: a larger LimitNOFILE, a restart.
+        let big = nginx_gen_core::plan_from_json(
+            r#"{"vcpu": 2, "ram": "2G", "clients": 2000000, "server_names": ["b.example"]}"#,
+        )
+        .unwrap();
+        let big = nginx_gen_core::render::files(&big);
+        let new = big.iter().find(|f| f.path == SYSTEMD_PATH).unwrap();
+        changes[2].new = Some(new.contents.as_bytes());
+        assert!(decide(&changes).steps.contains(&Step::Restart));
     }
 
     #[test]
