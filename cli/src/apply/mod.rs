@@ -438,7 +438,7 @@ impl Transaction<'_> {
         }
 
         // service: the steps what the files set calls for (their comments aside).
-        let changed: Vec<service::Changed> = changes
+        let files: Vec<service::Changed> = changes
             .iter()
             .map(|c| service::Changed {
                 path: &c.path,
@@ -446,7 +446,7 @@ impl Transaction<'_> {
                 new: c.new.as_deref(),
             })
             .collect();
-        let decision = service::decide(&changed);
+        let decision = service::decide(&files);
         for note in &decision.notes {
             let _ = writeln!(report, "{note}");
         }
@@ -586,30 +586,26 @@ fn recover(service: &mut dyn Service, attempted: &[Step], unit_moved: bool) -> S
         }
     }
     if restart || reload {
-        match service.run(Step::ProbeActive) {
-            Ok(_) => {
-                if let Some(e) = reload_failed {
-                    let _ = write!(message, "; reloading the previous files failed too: {e}");
+        if let Err(_inactive) = service.run(Step::ProbeActive) {
+            if let Some(e) = &reload_failed {
+                let _ = write!(message, "; reloading the previous files failed ({e})");
+            }
+            match service.run(Step::Start) {
+                Ok(Outcome::Done(_)) => {
+                    message.push_str("; nginx was not active: started it with the previous files");
+                }
+                Ok(Outcome::Skipped(why)) => {
+                    let _ = write!(message, "; nginx is not active; start skipped: {why}");
+                }
+                Err(e) => {
+                    let _ = write!(
+                        message,
+                        "; nginx is not active and starting it failed too: {e}; start it by hand (systemctl start nginx) once the cause is fixed"
+                    );
                 }
             }
-            Err(_) => {
-                if let Some(e) = &reload_failed {
-                    let _ = write!(message, "; reloading the previous files failed ({e})");
-                }
-                match service.run(Step::Start) {
-                    Ok(Outcome::Done(_)) => message
-                        .push_str("; nginx was not active: started it with the previous files"),
-                    Ok(Outcome::Skipped(why)) => {
-                        let _ = write!(message, "; nginx is not active; start skipped: {why}");
-                    }
-                    Err(e) => {
-                        let _ = write!(
-                            message,
-                            "; nginx is not active and starting it failed too: {e}; start it by hand (systemctl start nginx) once the cause is fixed"
-                        );
-                    }
-                }
-            }
+        } else if let Some(e) = reload_failed {
+            let _ = write!(message, "; reloading the previous files failed too: {e}");
         }
     }
     message
