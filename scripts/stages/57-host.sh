@@ -59,7 +59,7 @@ features=()
 [ -n "${NGINX_GEN_HOST_FEATURES:-}" ] && features=(--features "$NGINX_GEN_HOST_FEATURES")
 suite=$SECONDS
 set +e
-NGINX_GEN_HOST_REPORT="$raw" cargo test --locked -p nginx-gen-host-tests "${features[@]}" -- \
+NGINX_GEN_HOST_REPORT="$raw" cargo test --locked --no-fail-fast -p nginx-gen-host-tests "${features[@]}" -- \
   --include-ignored --test-threads=1
 rc=$?
 set -e

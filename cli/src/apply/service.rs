@@ -256,6 +256,86 @@ fn run_command(program: &str, args: &[&str]) -> Result<String, String> {
     }
 }
 
+/// How long a reload may take to replace nginx's workers.
+const RELOAD_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The parent PID in a `/proc/PID/stat` line (the field after the state, which follows the
+/// command's closing parenthesis: the command may hold spaces and parentheses).
+fn ppid_of_stat(stat: &str) -> Option<u32> {
+    stat.rsplit_once(')')?
+        .1
+        .split_whitespace()
+        .nth(1)?
+        .parse()
+        .ok()
+}
+
+/// Whether a process title (`/proc/PID/cmdline`) is one of nginx's workers that accepts
+/// connections: `nginx: worker process`, not `… is shutting down`.
+fn accepting_worker(cmdline: &[u8]) -> bool {
+    let title = String::from_utf8_lossy(cmdline);
+    title.contains("worker process") && !title.contains("shutting down")
+}
+
+/// The children of `master` that are accepting workers.
+fn workers_of(master: u32) -> Vec<u32> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    let mut out: Vec<u32> = entries
+        .filter_map(Result::ok)
+        .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            std::fs::read_to_string(format!("/proc/{pid}/stat"))
+                .ok()
+                .and_then(|s| ppid_of_stat(&s))
+                == Some(master)
+        })
+        .filter(|pid| {
+            std::fs::read(format!("/proc/{pid}/cmdline")).is_ok_and(|c| accepting_worker(&c))
+        })
+        .collect();
+    out.sort_unstable();
+    out
+}
+
+/// nginx's master (systemd's `MainPID`) and its accepting workers; `None` without one.
+fn master_and_workers() -> Option<(u32, Vec<u32>)> {
+    let out = Command::new("systemctl")
+        .args(["show", "-p", "MainPID", "--value", "nginx"])
+        .output()
+        .ok()?;
+    let master: u32 = String::from_utf8_lossy(&out.stdout).trim().parse().ok()?;
+    (master != 0).then(|| (master, workers_of(master)))
+}
+
+/// Waits until none of the `old` workers of `master` accepts connections any more and a
+/// new one does: the reload took effect. An error when it does not within `timeout` (the
+/// master kept its workers: it refused the new files, e.g. a listen address it cannot
+/// bind).
+fn wait_for_new_workers(master: u32, old: &[u32], timeout: Duration) -> Result<Duration, String> {
+    let start = std::time::Instant::now();
+    loop {
+        let now = workers_of(master);
+        let stale: Vec<&u32> = old.iter().filter(|p| now.contains(p)).collect();
+        if stale.is_empty() && now.iter().any(|p| !old.contains(p)) {
+            return Ok(start.elapsed());
+        }
+        if !Path::new(&format!("/proc/{master}")).exists() {
+            return Err(format!(
+                "nginx's master {master} exited during the reload (journalctl -u nginx)"
+            ));
+        }
+        if start.elapsed() > timeout {
+            return Err(format!(
+                "systemctl reload nginx returned, but after {} s nginx's master {master} still has its old workers {stale:?} and no new one: it did not take the new files (journalctl -u nginx, /var/log/nginx/error.log)",
+                timeout.as_secs()
+            ));
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
 /// The keys of a failed `sysctl --system` when every error is one the environment causes
 /// (a read-only key, permission denied, a key this kernel or namespace does not have);
 /// `None` when any other error is among them.
@@ -312,7 +392,23 @@ impl Service for Host {
                 step.name()
             ))),
             Step::DaemonReload => run_command("systemctl", &["daemon-reload"]).map(Outcome::Done),
-            Step::Reload => run_command("systemctl", &["reload", "nginx"]).map(Outcome::Done),
+            Step::Reload => {
+                // `systemctl reload` returns once the master has the signal; it starts new
+                // workers and retires the old ones after. Until then the old workers still
+                // accept connections: the probes would ask the previous files.
+                let before = master_and_workers();
+                let line = run_command("systemctl", &["reload", "nginx"])?;
+                match before {
+                    Some((master, old)) if !old.is_empty() => {
+                        let took = wait_for_new_workers(master, &old, RELOAD_TIMEOUT)?;
+                        Ok(Outcome::Done(format!(
+                            "{line} (new workers in {} ms, the old ones retired)",
+                            took.as_millis()
+                        )))
+                    }
+                    _ => Ok(Outcome::Done(line)),
+                }
+            }
             Step::Restart => run_command("systemctl", &["restart", "nginx"]).map(|line| {
                 Outcome::Done(format!(
                     "{line} (a restart, not a reload: the drop-in's limits apply to a new process only)"
@@ -504,6 +600,24 @@ mod tests {
         assert_eq!(keys(bad), None);
         assert_eq!(keys(&format!("{ro}\n{bad}")), None);
         assert_eq!(keys("cannot run sysctl --system: No such file"), None);
+    }
+
+    #[test]
+    fn a_reload_is_done_when_the_workers_are_new() {
+        use super::{accepting_worker, ppid_of_stat};
+        assert_eq!(
+            ppid_of_stat("4242 (nginx: worker (x) ) S 4100 4100 4100 0 -1"),
+            Some(4100)
+        );
+        assert_eq!(ppid_of_stat("garbage"), None);
+        assert!(accepting_worker(b"nginx: worker process\0"));
+        assert!(!accepting_worker(
+            b"nginx: worker process is shutting down\0"
+        ));
+        assert!(!accepting_worker(
+            b"nginx: master process /usr/sbin/nginx\0"
+        ));
+        assert!(!accepting_worker(b"nginx: cache manager process\0"));
     }
 
     #[test]

@@ -302,7 +302,12 @@ fn apply_with_another_server_name_replaces_its_own_site() {
         out.contains("the sysctl file's settings are unchanged"),
         "{out}"
     );
-    assert!(out.contains("reload: systemctl reload nginx"), "{out}");
+    // The reload waits for the new workers (the old ones retire): the probes and curl ask
+    // the new files, not the workers of the old ones.
+    assert!(
+        out.contains("reload: systemctl reload nginx (new workers in"),
+        "{out}"
+    );
     assert!(!out.contains("restart: "), "no restart: {out}");
     assert!(!out.contains("sysctl: "), "no sysctl --system: {out}");
     assert_eq!(c.nginx_pids().0, master, "a reload keeps the master");
