@@ -5,10 +5,11 @@
 //! over it; **validate** the staged tree with the real `nginx -t`; **backup** every file
 //! replaced or removed; **install** (temporary names, then renames); the **service** steps
 //! ([`service`]). Nothing is moved before the staged tree passes; any failure after the
-//! first move restores the backup set and deletes the files the run created. A run whose
-//! files equal what is installed changes nothing. The steps from **stage** on are
-//! [`Transaction`], which [`rollback`] runs too with the changes that put a backup set
-//! back. Before that, `apply` warns about the sysctl.d files that override its own
+//! first move restores the backup set and deletes the files the run created, then
+//! daemon-reloads and restarts nginx when the run had restarted it, or reloads when it had
+//! only reloaded ([`recover`]). A run whose files equal what is installed changes
+//! nothing. The steps from **stage** on are [`Transaction`], which [`rollback`] runs too
+//! with the changes that put a backup set back. Before that, `apply` warns about the sysctl.d files that override its own
 //! ([`nginx_gen::sysctl_d`]). docs/lifecycle.md describes it for users.
 
 mod diff;
@@ -326,7 +327,7 @@ fn conf_dir() -> String {
 
 /// The steps `apply` and `rollback` share once they know their changes: stage and
 /// validate, back up, install, the service steps; any failure after the first move
-/// restores the backup set (and reloads, when nginx loaded the new files).
+/// restores the backup set and brings systemd and nginx back to it ([`recover`]).
 pub(crate) struct Transaction<'a> {
     /// Where `/` is.
     pub root: &'a Path,

@@ -1,6 +1,7 @@
 //! The service steps after the files are in place: `sysctl --system`,
-//! `systemctl daemon-reload`, reload (or restart, when the systemd drop-in changed: a
-//! `LimitNOFILE` only takes effect on restart) and the probes. Each step is an [`Step`]
+//! `systemctl daemon-reload`, reload (or restart, when the systemd drop-in's settings
+//! changed: a `LimitNOFILE` only takes effect on restart) and the probes, decided from what
+//! the changed files set, their comments aside ([`decide`]). Each step is an [`Step`]
 //! run by a [`Service`], so the booted-container tests can drive a real systemd with the
 //! same list; [`Host`] runs them on this machine and skips, with a note, what it cannot do
 //! here (another `--install-root`, no systemd as PID 1, a read-only `/proc/sys`).
@@ -18,13 +19,15 @@ use nginx_gen::probe::{probe_catch_all, probe_http, probe_https};
 /// One step after the install.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Step {
-    /// `sysctl --system`: the sysctl.d file changed.
+    /// `sysctl --system`: the sysctl.d file's settings changed.
     Sysctl,
-    /// `systemctl daemon-reload`: the drop-in changed.
+    /// `systemctl daemon-reload`: the drop-in changed (its bytes).
     DaemonReload,
-    /// `systemctl reload nginx`: only nginx's files changed.
+    /// `systemctl reload nginx`: nginx's files (or the sysctl settings) changed, not the
+    /// drop-in's settings. Done when the old workers have retired.
     Reload,
-    /// `systemctl restart nginx`: the drop-in changed (its limits apply on restart only).
+    /// `systemctl restart nginx`: the drop-in's settings changed (its limits apply on
+    /// restart only).
     Restart,
     /// `systemctl start nginx`: never a step of a run; a restore's last resort, when nginx
     /// is not active after it.
