@@ -80,6 +80,15 @@ fn inputs(name: &str) -> Vec<String> {
     .collect()
 }
 
+/// [`inputs`] with many more clients: another `LimitNOFILE` in the drop-in and other
+/// backlogs in the sysctl file, so `apply` runs `sysctl`, `daemon-reload` and `restart`
+/// (another server name alone changes only the files' headers there: a reload).
+fn more_clients(name: &str) -> Vec<String> {
+    let mut args = inputs(name);
+    args.extend(["--clients".into(), "2000000".into()]);
+    args
+}
+
 fn apply(root: &Path, args: &[String], env: Option<(&str, &str)>) -> Output {
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     run("apply", root, &args, env)
@@ -269,6 +278,24 @@ fn apply_with_another_server_name_replaces_its_own_site_file() {
         stdout.contains("created /etc/nginx/conf.d/b.example.conf"),
         "{stdout}"
     );
+    // The drop-in and the sysctl file changed in their headers only (the command names
+    // the server): their new bytes are installed, but nginx is reloaded, not restarted,
+    // and sysctl --system does not run (finding H3, docs/verification.md).
+    assert!(
+        stdout.contains("replaced /etc/systemd/system/nginx.service.d/nginx-gen.conf"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("the drop-in's settings are unchanged (only its comments differ): daemon-reload for its new bytes, reload, no restart"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("the sysctl file's settings are unchanged"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("reload: skipped"), "{stdout}");
+    assert!(!stdout.contains("restart: "), "{stdout}");
+    assert!(!stdout.contains("sysctl: "), "{stdout}");
     assert!(!r.join("etc/nginx/conf.d/a.example.conf").exists());
     assert!(r.join("etc/nginx/conf.d/b.example.conf").exists());
     assert_eq!(
@@ -322,7 +349,7 @@ fn a_failure_after_the_first_move_restores_every_file_byte_for_byte() {
         let before = snapshot(r, false);
         let out = apply(
             r,
-            &inputs("b.example"),
+            &more_clients("b.example"),
             Some(("NGINX_GEN_TEST_FAIL_STEP", step)),
         );
         assert_eq!(out.status.code(), Some(1), "{step}: {}", text(&out.stdout));
@@ -771,7 +798,7 @@ fn a_failure_during_rollback_restores_what_was_there_byte_for_byte() {
         let r = root.path();
         ok(&apply(r, &inputs("a.example"), None));
         let after_a = snapshot(r, false);
-        ok(&apply(r, &inputs("b.example"), None));
+        ok(&apply(r, &more_clients("b.example"), None));
         let before = snapshot(r, false);
         let modes_before = modes(r);
         let out = rollback(r, &[], Some(("NGINX_GEN_TEST_FAIL_STEP", step)));

@@ -5,10 +5,10 @@
 # the release binary bound in read-only, checked by curl, /proc/PID/limits, sysctl -n, byte
 # comparisons and nginx -T inside the container. Faults: real ones (a tree nginx -t
 # rejects, a sysctl file the kernel rejects, a reload the unit refuses, a host site that
-# closes the probe's connection) and an injected one (NGINX_GEN_TEST_FAIL_STEP=probe-http).
+# closes the probe's connection, a restart the unit refuses) and injected ones
+# (NGINX_GEN_TEST_FAIL_STEP=probe-http, in apply and in rollback); nginx-gen rollback.
 # The root is built once by scripts/host-root.sh (cached in ${NGINX_GEN_CACHE:-/var/cache/nginx-gen}).
-# NGINX_GEN_HOST_FEATURES=rollback-check adds the rollback and check scenarios; the known
-# gaps (feature known-gaps) run after the suite for the report only (NGINX_GEN_HOST_GAPS=0: not).
+# NGINX_GEN_HOST_FEATURES=rollback-check adds the check scenarios (once check is merged).
 # Results: tests/artifacts/host.md. Needs root.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -54,24 +54,16 @@ fi
 mkdir -p tests/artifacts
 report=tests/artifacts/host.md
 raw=$(mktemp)
-gaps=$(mktemp)
-trap 'rm -f "$raw" "$gaps"' EXIT
+trap 'rm -f "$raw"' EXIT
 features=()
 [ -n "${NGINX_GEN_HOST_FEATURES:-}" ] && features=(--features "$NGINX_GEN_HOST_FEATURES")
 suite=$SECONDS
 set +e
-NGINX_GEN_HOST_REPORT="$raw" cargo test --locked -p nginx-gen-host-tests "${features[@]}" -- \
+NGINX_GEN_HOST_REPORT="$raw" cargo test --locked --no-fail-fast -p nginx-gen-host-tests "${features[@]}" -- \
   --include-ignored --test-threads=1
 rc=$?
 set -e
 took=$((SECONDS - suite))
-# The known gaps (tests/known_gaps.rs) fail until apply's rollback is fixed: run for the
-# report only, never failing the stage. NGINX_GEN_HOST_GAPS=0 leaves them out.
-if [ "${NGINX_GEN_HOST_GAPS:-1}" = 1 ] && [[ ",${NGINX_GEN_HOST_FEATURES:-}," != *",known-gaps,"* ]]; then
-  say "known gaps, for the report (expected to fail until fixed; not counted)"
-  NGINX_GEN_HOST_REPORT="$gaps" cargo test --locked -p nginx-gen-host-tests --features known-gaps \
-    --test known_gaps -- --include-ignored --test-threads=1 >/dev/null 2>&1 || true
-fi
 {
   echo "# Booted-host suite"
   echo
@@ -80,15 +72,6 @@ fi
   echo "| scenario | result | seconds | notes |"
   echo "|---|---|---|---|"
   cat "$raw"
-  if [ -s "$gaps" ]; then
-    echo
-    echo "Known gaps (docs/verification.md, findings H1 and H2): expected to fail until apply's rollback"
-    echo "restarts after a failed or undone restart; not counted in the stage's result."
-    echo
-    echo "| scenario | result | seconds | notes |"
-    echo "|---|---|---|---|"
-    cat "$gaps"
-  fi
 } >"$report"
 cat "$report"
 exit $rc

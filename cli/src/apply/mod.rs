@@ -5,10 +5,11 @@
 //! over it; **validate** the staged tree with the real `nginx -t`; **backup** every file
 //! replaced or removed; **install** (temporary names, then renames); the **service** steps
 //! ([`service`]). Nothing is moved before the staged tree passes; any failure after the
-//! first move restores the backup set and deletes the files the run created. A run whose
-//! files equal what is installed changes nothing. The steps from **stage** on are
-//! [`Transaction`], which [`rollback`] runs too with the changes that put a backup set
-//! back. Before that, `apply` warns about the sysctl.d files that override its own
+//! first move restores the backup set and deletes the files the run created, then
+//! daemon-reloads and restarts nginx when the run had restarted it, or reloads when it had
+//! only reloaded ([`recover`]). A run whose files equal what is installed changes
+//! nothing. The steps from **stage** on are [`Transaction`], which [`rollback`] runs too
+//! with the changes that put a backup set back. Before that, `apply` warns about the sysctl.d files that override its own
 //! ([`nginx_gen::sysctl_d`]). docs/lifecycle.md describes it for users.
 
 mod diff;
@@ -24,7 +25,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use nginx_gen_core::File;
-use nginx_gen_core::render::NGINX_PATH;
+use nginx_gen_core::render::{NGINX_PATH, SYSTEMD_PATH};
 
 use install::{Change, under};
 use manifest::Manifest;
@@ -326,7 +327,7 @@ fn conf_dir() -> String {
 
 /// The steps `apply` and `rollback` share once they know their changes: stage and
 /// validate, back up, install, the service steps; any failure after the first move
-/// restores the backup set (and reloads, when nginx loaded the new files).
+/// restores the backup set and brings systemd and nginx back to it ([`recover`]).
 pub(crate) struct Transaction<'a> {
     /// Where `/` is.
     pub root: &'a Path,
@@ -414,11 +415,14 @@ impl Transaction<'_> {
         let _ = writeln!(report, "backup set {}", set_shown.display());
 
         // install
+        let unit_moves = changes.iter().any(|c| c.path == SYSTEMD_PATH);
         if let Err((moves, e)) = install::install(root, changes, fail_hook("install")) {
             let message = if moves == 0 {
                 format!("{e}; nothing was changed")
             } else {
-                rolled_back(root, &set, &e)
+                let mut message = rolled_back(root, &set, &e);
+                message.push_str(&recover(service, &[], unit_moves));
+                message
             };
             return Err(failed("install", message, report));
         }
@@ -434,10 +438,21 @@ impl Transaction<'_> {
             }
         }
 
-        // service
-        let paths: Vec<&str> = changes.iter().map(|c| c.path.as_str()).collect();
-        let mut loaded = false;
-        for step in service::steps(&paths) {
+        // service: the steps what the files set calls for (their comments aside).
+        let files: Vec<service::Changed> = changes
+            .iter()
+            .map(|c| service::Changed {
+                path: &c.path,
+                old: c.old.as_deref(),
+                new: c.new.as_deref(),
+            })
+            .collect();
+        let decision = service::decide(&files);
+        for note in &decision.notes {
+            let _ = writeln!(report, "{note}");
+        }
+        let mut attempted = Vec::new();
+        for step in decision.steps {
             let result = if fail_hook(step.name()) {
                 Err(format!(
                     "failure injected ({FAIL_STEP_VAR}={})",
@@ -446,7 +461,7 @@ impl Transaction<'_> {
             } else {
                 service.run(step)
             };
-            loaded |= step.loads_nginx();
+            attempted.push(step);
             match result {
                 Ok(Outcome::Done(what)) => {
                     let _ = writeln!(report, "{}: {what}", step.name());
@@ -456,22 +471,7 @@ impl Transaction<'_> {
                 }
                 Err(e) => {
                     let mut message = rolled_back(root, &set, &e);
-                    if loaded {
-                        match service.run(Step::Reload) {
-                            Ok(Outcome::Done(_)) => {
-                                message.push_str("; the previous files were reloaded");
-                            }
-                            Ok(Outcome::Skipped(why)) => {
-                                let _ = write!(message, "; reload skipped: {why}");
-                            }
-                            Err(e) => {
-                                let _ = write!(
-                                    message,
-                                    "; reloading the previous files failed too: {e}"
-                                );
-                            }
-                        }
-                    }
+                    message.push_str(&recover(service, &attempted, unit_moves));
                     return Err(failed(step.name(), message, report));
                 }
             }
@@ -483,7 +483,7 @@ impl Transaction<'_> {
 /// Whether nginx-gen writes files at `path` (the nginx configuration directory, its
 /// sysctl.d file and systemd drop-in): a manifest never makes it remove anything else.
 fn writes_there(path: &str) -> bool {
-    use nginx_gen_core::render::{SYSCTL_PATH, SYSTEMD_PATH};
+    use nginx_gen_core::render::SYSCTL_PATH;
     (path.starts_with("/etc/nginx/") || path == SYSCTL_PATH || path == SYSTEMD_PATH)
         && !path.contains("/../")
 }
@@ -526,5 +526,198 @@ fn rolled_back(root: &Path, set: &Path, error: &str) -> String {
             "{error}; ROLLBACK INCOMPLETE: {e}; restore by hand from {} (docs/lifecycle.md)",
             set.display()
         ),
+    }
+}
+
+/// After a failed run's files were restored: brings systemd and nginx back to them, and
+/// says what it did (appended to the failure's message). `attempted` are the service
+/// steps the run ran, the failing one included; `unit_moved`: the drop-in was among the
+/// files moved and put back.
+///
+/// - The run restarted nginx (or tried to): `daemon-reload` and a **restart**, so the
+///   master is a process of the restored unit (its limits) and files — a reload would
+///   keep the new master, and an inactive unit refuses it.
+/// - It only reloaded: a reload.
+/// - `daemon-reload` whenever the drop-in was moved or the run ran it, so systemd has the
+///   file on disk loaded (a daemon-reload alone changes no running process: no restart).
+/// - After a restart or reload, nginx not active: `systemctl start nginx`.
+fn recover(service: &mut dyn Service, attempted: &[Step], unit_moved: bool) -> String {
+    let ran = |step| attempted.contains(&step);
+    let restart = ran(Step::Restart);
+    let reload = !restart && ran(Step::Reload);
+    let mut message = String::new();
+    if unit_moved || restart || ran(Step::DaemonReload) {
+        match service.run(Step::DaemonReload) {
+            Ok(Outcome::Done(_)) => {
+                message.push_str("; systemd reloaded the restored unit (systemctl daemon-reload)");
+            }
+            Ok(Outcome::Skipped(why)) => {
+                let _ = write!(message, "; daemon-reload skipped: {why}");
+            }
+            Err(e) => {
+                let _ = write!(message, "; systemctl daemon-reload failed too: {e}");
+            }
+        }
+    }
+    let mut reload_failed = None;
+    if restart {
+        match service.run(Step::Restart) {
+            Ok(Outcome::Done(_)) => message.push_str(
+                "; nginx was restarted with the previous files (a restart, not a reload: the failed run had restarted it, and only a new process has the restored unit's limits)",
+            ),
+            Ok(Outcome::Skipped(why)) => {
+                let _ = write!(message, "; restart skipped: {why}");
+            }
+            Err(e) => {
+                let _ = write!(
+                    message,
+                    "; restarting nginx with the previous files failed too: {e}"
+                );
+            }
+        }
+    } else if reload {
+        match service.run(Step::Reload) {
+            Ok(Outcome::Done(_)) => message.push_str(
+                "; the previous files were reloaded (a reload: the failed run had only reloaded)",
+            ),
+            Ok(Outcome::Skipped(why)) => {
+                let _ = write!(message, "; reload skipped: {why}");
+            }
+            Err(e) => reload_failed = Some(e),
+        }
+    }
+    if restart || reload {
+        if let Err(_inactive) = service.run(Step::ProbeActive) {
+            if let Some(e) = &reload_failed {
+                let _ = write!(message, "; reloading the previous files failed ({e})");
+            }
+            match service.run(Step::Start) {
+                Ok(Outcome::Done(_)) => {
+                    message.push_str("; nginx was not active: started it with the previous files");
+                }
+                Ok(Outcome::Skipped(why)) => {
+                    let _ = write!(message, "; nginx is not active; start skipped: {why}");
+                }
+                Err(e) => {
+                    let _ = write!(
+                        message,
+                        "; nginx is not active and starting it failed too: {e}; start it by hand (systemctl start nginx) once the cause is fixed"
+                    );
+                }
+            }
+        } else if let Some(e) = reload_failed {
+            let _ = write!(message, "; reloading the previous files failed too: {e}");
+        }
+    }
+    message
+}
+
+#[cfg(test)]
+mod tests {
+    use super::recover;
+    use super::service::{Outcome, Service, Step};
+
+    /// Records every step; `inactive`: `is-active` fails (nginx stopped) until a restart or
+    /// start; `refuse`: the steps that fail.
+    #[derive(Default)]
+    struct Fake {
+        ran: Vec<Step>,
+        inactive: bool,
+        refuse: Vec<Step>,
+    }
+
+    impl Service for Fake {
+        fn run(&mut self, step: Step) -> Result<Outcome, String> {
+            self.ran.push(step);
+            if self.refuse.contains(&step) {
+                return Err(format!("{} refused", step.name()));
+            }
+            match step {
+                Step::Reload if self.inactive => return Err("nginx is not active".into()),
+                Step::Restart | Step::Start => self.inactive = false,
+                Step::ProbeActive if self.inactive => return Err("inactive".into()),
+                _ => {}
+            }
+            Ok(Outcome::Done(step.name().into()))
+        }
+    }
+
+    #[test]
+    fn a_restore_after_a_restart_reloads_the_unit_and_restarts() {
+        // H1: the restart failed, nginx is down.
+        let mut fake = Fake {
+            inactive: true,
+            refuse: Vec::new(),
+            ..Fake::default()
+        };
+        let attempted = [Step::Sysctl, Step::DaemonReload, Step::Restart];
+        let message = recover(&mut fake, &attempted, true);
+        assert_eq!(
+            fake.ran,
+            [Step::DaemonReload, Step::Restart, Step::ProbeActive]
+        );
+        assert!(message.contains("daemon-reload"), "{message}");
+        assert!(message.contains("nginx was restarted"), "{message}");
+        assert!(!message.contains("failed too"), "{message}");
+        // H2: a probe failed after the restart, nginx runs with the new limits.
+        let mut fake = Fake::default();
+        let attempted = [
+            Step::DaemonReload,
+            Step::Restart,
+            Step::ProbeActive,
+            Step::ProbeHttp,
+        ];
+        let message = recover(&mut fake, &attempted, true);
+        assert_eq!(
+            fake.ran,
+            [Step::DaemonReload, Step::Restart, Step::ProbeActive]
+        );
+        assert!(message.contains("a restart, not a reload"), "{message}");
+    }
+
+    #[test]
+    fn a_restore_after_a_reload_reloads_and_starts_an_inactive_nginx() {
+        let mut fake = Fake::default();
+        let message = recover(&mut fake, &[Step::Reload, Step::ProbeActive], false);
+        assert_eq!(fake.ran, [Step::Reload, Step::ProbeActive]);
+        assert!(message.contains("were reloaded"), "{message}");
+        // Reloaded after only a daemon-reload for the drop-in's comments: no restart.
+        let mut fake = Fake::default();
+        recover(&mut fake, &[Step::DaemonReload, Step::Reload], true);
+        assert_eq!(
+            fake.ran,
+            [Step::DaemonReload, Step::Reload, Step::ProbeActive]
+        );
+        // nginx went down: the reload is refused, nginx is started.
+        let mut fake = Fake {
+            inactive: true,
+            ..Fake::default()
+        };
+        let message = recover(&mut fake, &[Step::Reload], false);
+        assert_eq!(fake.ran, [Step::Reload, Step::ProbeActive, Step::Start]);
+        assert!(
+            message.contains("not active: started it with the previous files"),
+            "{message}"
+        );
+        assert!(!message.contains("failed too"), "{message}");
+        // And when it cannot be started, the message says so.
+        let mut fake = Fake {
+            inactive: true,
+            refuse: vec![Step::Start],
+            ..Fake::default()
+        };
+        let message = recover(&mut fake, &[Step::Reload], false);
+        assert!(message.contains("starting it failed too"), "{message}");
+    }
+
+    #[test]
+    fn a_failure_before_the_service_steps_touches_no_service_but_the_unit() {
+        let mut fake = Fake::default();
+        assert_eq!(recover(&mut fake, &[], false), "");
+        assert_eq!(recover(&mut fake, &[Step::Sysctl], false), "");
+        assert!(fake.ran.is_empty());
+        // The drop-in was moved and put back: systemd reads it again, nothing restarts.
+        recover(&mut fake, &[Step::Sysctl], true);
+        assert_eq!(fake.ran, [Step::DaemonReload]);
     }
 }

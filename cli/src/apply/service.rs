@@ -1,6 +1,7 @@
 //! The service steps after the files are in place: `sysctl --system`,
-//! `systemctl daemon-reload`, reload (or restart, when the systemd drop-in changed: a
-//! `LimitNOFILE` only takes effect on restart) and the probes. Each step is an [`Step`]
+//! `systemctl daemon-reload`, reload (or restart, when the systemd drop-in's settings
+//! changed: a `LimitNOFILE` only takes effect on restart) and the probes, decided from what
+//! the changed files set, their comments aside ([`decide`]). Each step is an [`Step`]
 //! run by a [`Service`], so the booted-container tests can drive a real systemd with the
 //! same list; [`Host`] runs them on this machine and skips, with a note, what it cannot do
 //! here (another `--install-root`, no systemd as PID 1, a read-only `/proc/sys`).
@@ -18,14 +19,19 @@ use nginx_gen::probe::{probe_catch_all, probe_http, probe_https};
 /// One step after the install.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Step {
-    /// `sysctl --system`: the sysctl.d file changed.
+    /// `sysctl --system`: the sysctl.d file's settings changed.
     Sysctl,
-    /// `systemctl daemon-reload`: the drop-in changed.
+    /// `systemctl daemon-reload`: the drop-in changed (its bytes).
     DaemonReload,
-    /// `systemctl reload nginx`: only nginx's files changed.
+    /// `systemctl reload nginx`: nginx's files (or the sysctl settings) changed, not the
+    /// drop-in's settings. Done when the old workers have retired.
     Reload,
-    /// `systemctl restart nginx`: the drop-in changed (its limits apply on restart only).
+    /// `systemctl restart nginx`: the drop-in's settings changed (its limits apply on
+    /// restart only).
     Restart,
+    /// `systemctl start nginx`: never a step of a run; a restore's last resort, when nginx
+    /// is not active after it.
+    Start,
     /// The service is active after the reload or restart.
     ProbeActive,
     /// Each server name answers over plain HTTP (a status line, whatever the code: the
@@ -47,6 +53,7 @@ impl Step {
             Self::DaemonReload => "daemon-reload",
             Self::Reload => "reload",
             Self::Restart => "restart",
+            Self::Start => "start",
             Self::ProbeActive => "probe",
             Self::ProbeHttp => "probe-http",
             Self::ProbeHttps => "probe-https",
@@ -56,26 +63,93 @@ impl Step {
 
     /// Whether the step makes nginx load the files (so a rollback must load the old ones).
     pub const fn loads_nginx(self) -> bool {
-        matches!(self, Self::Reload | Self::Restart)
+        matches!(self, Self::Reload | Self::Restart | Self::Start)
     }
 }
 
-/// The steps the changed files (install paths) call for, in order.
-pub fn steps(changed: &[&str]) -> Vec<Step> {
-    let sysctl = changed.contains(&SYSCTL_PATH);
-    let unit = changed.contains(&SYSTEMD_PATH);
-    let nginx = changed.iter().any(|p| p.starts_with("/etc/nginx/"));
-    let mut out = Vec::new();
+/// One file a run changes, as the service steps see it: its install path and both
+/// versions (`None`: absent).
+#[derive(Debug, Clone, Copy)]
+pub struct Changed<'a> {
+    /// Install path.
+    pub path: &'a str,
+    /// The bytes installed before the run.
+    pub old: Option<&'a [u8]>,
+    /// The bytes the run installs.
+    pub new: Option<&'a [u8]>,
+}
+
+/// What a file of `key = value` or `Key=value` lines sets: its lines, trimmed, without
+/// blank lines and comments (`#` or `;` first, as systemd and sysctl.d read them). Two
+/// files with the same settings differ at most in their comments (nginx-gen's header
+/// names the whole command, the server name included).
+pub fn settings(bytes: Option<&[u8]>) -> Vec<String> {
+    let Some(bytes) = bytes else {
+        return Vec::new();
+    };
+    String::from_utf8_lossy(bytes)
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with(['#', ';']))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The service steps a run calls for, and why some were left out.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Decision {
+    /// The steps, in order.
+    pub steps: Vec<Step>,
+    /// What the report says about a file whose bytes changed but whose settings did not.
+    pub notes: Vec<String>,
+}
+
+/// The steps the changed files call for, decided from what they **set**, not their bytes:
+///
+/// - the sysctl.d file's settings changed: `sysctl --system` (and a reload);
+/// - the drop-in's settings changed (created and removed included): `daemon-reload` and a
+///   **restart** (its `LimitNOFILE` applies to a new process only); only its bytes (its
+///   comments): `daemon-reload`, so systemd has the file on disk loaded, but no restart;
+/// - any file under `/etc/nginx/` changed, by a byte: a reload.
+///
+/// The probes follow a reload or restart.
+pub fn decide(changed: &[Changed]) -> Decision {
+    let file = |path: &str| changed.iter().find(|c| c.path == path);
+    let differs = |c: &Changed| settings(c.old) != settings(c.new);
+    let sysctl_file = file(SYSCTL_PATH);
+    let unit_file = file(SYSTEMD_PATH);
+    let sysctl = sysctl_file.is_some_and(differs);
+    let unit = unit_file.is_some_and(differs);
+    let nginx = changed.iter().any(|c| c.path.starts_with("/etc/nginx/"));
+    let mut out = Decision::default();
     if sysctl {
-        out.push(Step::Sysctl);
+        out.steps.push(Step::Sysctl);
+    }
+    if unit_file.is_some() {
+        out.steps.push(Step::DaemonReload);
     }
     if unit {
-        out.extend([Step::DaemonReload, Step::Restart]);
+        out.steps.push(Step::Restart);
     } else if nginx || sysctl {
-        out.push(Step::Reload);
+        out.steps.push(Step::Reload);
     }
-    if out.iter().any(|s| s.loads_nginx()) {
-        out.extend([
+    if sysctl_file.is_some() && !sysctl {
+        out.notes.push(format!(
+            "the sysctl file's settings are unchanged (only its comments differ): no sysctl --system for {SYSCTL_PATH}"
+        ));
+    }
+    if unit_file.is_some() && !unit {
+        let then = if out.steps.contains(&Step::Reload) {
+            "reload, no restart"
+        } else {
+            "no restart"
+        };
+        out.notes.push(format!(
+            "the drop-in's settings are unchanged (only its comments differ): daemon-reload for its new bytes, {then}"
+        ));
+    }
+    if out.steps.iter().any(|s| s.loads_nginx()) {
+        out.steps.extend([
             Step::ProbeActive,
             Step::ProbeHttp,
             Step::ProbeHttps,
@@ -185,6 +259,86 @@ fn run_command(program: &str, args: &[&str]) -> Result<String, String> {
     }
 }
 
+/// How long a reload may take to replace nginx's workers.
+const RELOAD_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The parent PID in a `/proc/PID/stat` line (the field after the state, which follows the
+/// command's closing parenthesis: the command may hold spaces and parentheses).
+fn ppid_of_stat(stat: &str) -> Option<u32> {
+    stat.rsplit_once(')')?
+        .1
+        .split_whitespace()
+        .nth(1)?
+        .parse()
+        .ok()
+}
+
+/// Whether a process title (`/proc/PID/cmdline`) is one of nginx's workers that accepts
+/// connections: `nginx: worker process`, not `… is shutting down`.
+fn accepting_worker(cmdline: &[u8]) -> bool {
+    let title = String::from_utf8_lossy(cmdline);
+    title.contains("worker process") && !title.contains("shutting down")
+}
+
+/// The children of `master` that are accepting workers.
+fn workers_of(master: u32) -> Vec<u32> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    let mut out: Vec<u32> = entries
+        .filter_map(Result::ok)
+        .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            std::fs::read_to_string(format!("/proc/{pid}/stat"))
+                .ok()
+                .and_then(|s| ppid_of_stat(&s))
+                == Some(master)
+        })
+        .filter(|pid| {
+            std::fs::read(format!("/proc/{pid}/cmdline")).is_ok_and(|c| accepting_worker(&c))
+        })
+        .collect();
+    out.sort_unstable();
+    out
+}
+
+/// nginx's master (systemd's `MainPID`) and its accepting workers; `None` without one.
+fn master_and_workers() -> Option<(u32, Vec<u32>)> {
+    let out = Command::new("systemctl")
+        .args(["show", "-p", "MainPID", "--value", "nginx"])
+        .output()
+        .ok()?;
+    let master: u32 = String::from_utf8_lossy(&out.stdout).trim().parse().ok()?;
+    (master != 0).then(|| (master, workers_of(master)))
+}
+
+/// Waits until none of the `old` workers of `master` accepts connections any more and a
+/// new one does: the reload took effect. An error when it does not within `timeout` (the
+/// master kept its workers: it refused the new files, e.g. a listen address it cannot
+/// bind).
+fn wait_for_new_workers(master: u32, old: &[u32], timeout: Duration) -> Result<Duration, String> {
+    let start = std::time::Instant::now();
+    loop {
+        let now = workers_of(master);
+        let stale: Vec<&u32> = old.iter().filter(|p| now.contains(p)).collect();
+        if stale.is_empty() && now.iter().any(|p| !old.contains(p)) {
+            return Ok(start.elapsed());
+        }
+        if !Path::new(&format!("/proc/{master}")).exists() {
+            return Err(format!(
+                "nginx's master {master} exited during the reload (journalctl -u nginx)"
+            ));
+        }
+        if start.elapsed() > timeout {
+            return Err(format!(
+                "systemctl reload nginx returned, but after {} s nginx's master {master} still has its old workers {stale:?} and no new one: it did not take the new files (journalctl -u nginx, /var/log/nginx/error.log)",
+                timeout.as_secs()
+            ));
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
 /// The keys of a failed `sysctl --system` when every error is one the environment causes
 /// (a read-only key, permission denied, a key this kernel or namespace does not have);
 /// `None` when any other error is among them.
@@ -241,12 +395,29 @@ impl Service for Host {
                 step.name()
             ))),
             Step::DaemonReload => run_command("systemctl", &["daemon-reload"]).map(Outcome::Done),
-            Step::Reload => run_command("systemctl", &["reload", "nginx"]).map(Outcome::Done),
+            Step::Reload => {
+                // `systemctl reload` returns once the master has the signal; it starts new
+                // workers and retires the old ones after. Until then the old workers still
+                // accept connections: the probes would ask the previous files.
+                let before = master_and_workers();
+                let line = run_command("systemctl", &["reload", "nginx"])?;
+                match before {
+                    Some((master, old)) if !old.is_empty() => {
+                        let took = wait_for_new_workers(master, &old, RELOAD_TIMEOUT)?;
+                        Ok(Outcome::Done(format!(
+                            "{line} (new workers in {} ms, the old ones retired)",
+                            took.as_millis()
+                        )))
+                    }
+                    _ => Ok(Outcome::Done(line)),
+                }
+            }
             Step::Restart => run_command("systemctl", &["restart", "nginx"]).map(|line| {
                 Outcome::Done(format!(
                     "{line} (a restart, not a reload: the drop-in's limits apply to a new process only)"
                 ))
             }),
+            Step::Start => run_command("systemctl", &["start", "nginx"]).map(Outcome::Done),
             Step::ProbeActive => {
                 run_command("systemctl", &["is-active", "--quiet", "nginx"]).map(Outcome::Done)
             }
@@ -288,34 +459,136 @@ impl Service for Host {
 
 #[cfg(test)]
 mod tests {
-    use super::{Host, Outcome, Service, Step, steps};
+    use super::{Changed, Decision, Host, Outcome, Service, Step, decide, settings};
     use nginx_gen_core::render::{NGINX_PATH, SYSCTL_PATH, SYSTEMD_PATH};
 
+    const PROBES: [Step; 4] = [
+        Step::ProbeActive,
+        Step::ProbeHttp,
+        Step::ProbeHttps,
+        Step::ProbeCatchAll,
+    ];
+
+    /// Each file of `paths` changed from `old` to `new` bytes.
+    fn changed<'a>(paths: &[&'a str], old: &'a [u8], new: &'a [u8]) -> Vec<Changed<'a>> {
+        paths
+            .iter()
+            .map(|&path| Changed {
+                path,
+                old: Some(old),
+                new: Some(new),
+            })
+            .collect()
+    }
+
+    fn with_probes(steps: &[Step]) -> Vec<Step> {
+        steps.iter().chain(&PROBES).copied().collect()
+    }
+
     #[test]
-    fn the_steps_follow_the_changed_files() {
-        assert_eq!(steps(&[]), vec![]);
+    fn the_steps_follow_the_changed_settings() {
+        assert_eq!(decide(&[]), Decision::default());
+        let (a, b) = (&b"# a\nx = 1\n"[..], &b"# b\n\nx = 2\n"[..]);
         assert_eq!(
-            steps(&[NGINX_PATH]),
-            vec![
-                Step::Reload,
-                Step::ProbeActive,
-                Step::ProbeHttp,
-                Step::ProbeHttps,
-                Step::ProbeCatchAll
-            ]
+            decide(&changed(&[NGINX_PATH], a, b)).steps,
+            with_probes(&[Step::Reload])
         );
+        let all = decide(&changed(&[NGINX_PATH, SYSCTL_PATH, SYSTEMD_PATH], a, b));
         assert_eq!(
-            steps(&[NGINX_PATH, SYSCTL_PATH, SYSTEMD_PATH]),
-            vec![
-                Step::Sysctl,
-                Step::DaemonReload,
-                Step::Restart,
-                Step::ProbeActive,
-                Step::ProbeHttp,
-                Step::ProbeHttps,
-                Step::ProbeCatchAll
-            ]
+            all.steps,
+            with_probes(&[Step::Sysctl, Step::DaemonReload, Step::Restart])
         );
+        assert!(all.notes.is_empty(), "{:?}", all.notes);
+        // The sysctl file alone: sysctl --system, then a reload.
+        assert_eq!(
+            decide(&changed(&[SYSCTL_PATH], a, b)).steps,
+            with_probes(&[Step::Sysctl, Step::Reload])
+        );
+        // A drop-in created or removed: its settings changed.
+        for (old, new) in [(None, Some(a)), (Some(a), None)] {
+            let d = decide(&[Changed {
+                path: SYSTEMD_PATH,
+                old,
+                new,
+            }]);
+            assert_eq!(
+                d.steps,
+                with_probes(&[Step::DaemonReload, Step::Restart]),
+                "{old:?} -> {new:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn comments_and_blank_lines_are_not_settings() {
+        let text =
+            b"# header\n; also a comment\n\n[Service]\n  # indented\nLimitNOFILE=524288   \n";
+        assert_eq!(settings(Some(text)), ["[Service]", "LimitNOFILE=524288"]);
+        assert_eq!(settings(None), Vec::<String>::new());
+        // Only the comments differ: the drop-in is daemon-reloaded, nginx reloaded, not
+        // restarted; the sysctl file is not applied again.
+        let (a, b) = (
+            &b"# nginx-gen --server-name a.example\n[Service]\nLimitNOFILE=524288\n"[..],
+            &b"# nginx-gen --server-name b.example\n\n[Service]\nLimitNOFILE=524288\n"[..],
+        );
+        let d = decide(&changed(&[NGINX_PATH, SYSCTL_PATH, SYSTEMD_PATH], a, b));
+        assert_eq!(d.steps, with_probes(&[Step::DaemonReload, Step::Reload]));
+        assert_eq!(d.notes.len(), 2, "{:?}", d.notes);
+        assert!(
+            d.notes[0].contains("sysctl file's settings are unchanged")
+                && d.notes[0].contains("no sysctl --system"),
+            "{:?}",
+            d.notes
+        );
+        assert!(
+            d.notes[1].contains("drop-in's settings are unchanged")
+                && d.notes[1].contains("reload, no restart"),
+            "{:?}",
+            d.notes
+        );
+        // The drop-in's comments alone: systemd reads it again, nginx is left alone.
+        let d = decide(&changed(&[SYSTEMD_PATH], a, b));
+        assert_eq!(d.steps, [Step::DaemonReload]);
+        assert!(d.notes[0].ends_with("no restart"), "{:?}", d.notes);
+    }
+
+    /// What apply renders for two server names differs in every file's header (the
+    /// command), but neither the drop-in's nor the sysctl file's settings (finding H3).
+    #[test]
+    fn another_server_name_reloads_and_neither_restarts_nor_reapplies_sysctls() {
+        let render = |name: &str| {
+            let plan = nginx_gen_core::plan_from_json(&format!(
+                r#"{{"vcpu": 2, "ram": "2G", "server_names": ["{name}"]}}"#
+            ))
+            .unwrap();
+            nginx_gen_core::render::files(&plan)
+        };
+        let (a, b) = (render("a.example"), render("b.example"));
+        let mut changes = Vec::new();
+        for path in [NGINX_PATH, SYSCTL_PATH, SYSTEMD_PATH] {
+            let old = a.iter().find(|f| f.path == path).unwrap();
+            let new = b.iter().find(|f| f.path == path).unwrap();
+            assert_ne!(
+                old.contents, new.contents,
+                "{path}: the header names the command"
+            );
+            changes.push(Changed {
+                path,
+                old: Some(old.contents.as_bytes()),
+                new: Some(new.contents.as_bytes()),
+            });
+        }
+        let d = decide(&changes);
+        assert_eq!(d.steps, with_probes(&[Step::DaemonReload, Step::Reload]));
+        // More clients: a larger LimitNOFILE, a restart.
+        let big = nginx_gen_core::plan_from_json(
+            r#"{"vcpu": 2, "ram": "2G", "clients": 2000000, "server_names": ["b.example"]}"#,
+        )
+        .unwrap();
+        let big = nginx_gen_core::render::files(&big);
+        let new = big.iter().find(|f| f.path == SYSTEMD_PATH).unwrap();
+        changes[2].new = Some(new.contents.as_bytes());
+        assert!(decide(&changes).steps.contains(&Step::Restart));
     }
 
     #[test]
@@ -330,6 +603,24 @@ mod tests {
         assert_eq!(keys(bad), None);
         assert_eq!(keys(&format!("{ro}\n{bad}")), None);
         assert_eq!(keys("cannot run sysctl --system: No such file"), None);
+    }
+
+    #[test]
+    fn a_reload_is_done_when_the_workers_are_new() {
+        use super::{accepting_worker, ppid_of_stat};
+        assert_eq!(
+            ppid_of_stat("4242 (nginx: worker (x) ) S 4100 4100 4100 0 -1"),
+            Some(4100)
+        );
+        assert_eq!(ppid_of_stat("garbage"), None);
+        assert!(accepting_worker(b"nginx: worker process\0"));
+        assert!(!accepting_worker(
+            b"nginx: worker process is shutting down\0"
+        ));
+        assert!(!accepting_worker(
+            b"nginx: master process /usr/sbin/nginx\0"
+        ));
+        assert!(!accepting_worker(b"nginx: cache manager process\0"));
     }
 
     #[test]
