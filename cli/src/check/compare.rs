@@ -51,6 +51,26 @@ pub fn show_limits(l: Limits) -> String {
     format!("soft {}, hard {}", show(l.soft), show(l.hard))
 }
 
+/// A planned limit, a floor, as `soft at least N, hard at least M` (`unlimited` where it
+/// is: only that meets it).
+pub fn show_floor(l: Limits) -> String {
+    let floor = |n: Option<u64>| n.map_or_else(|| "unlimited".into(), |n| format!("at least {n}"));
+    format!("soft {}, hard {}", floor(l.soft), floor(l.hard))
+}
+
+/// Whether a found limit meets a planned one: each of soft and hard at least the planned
+/// (unlimited is above every number). The plan's limits are floors: `LimitNOFILE` is
+/// "at least `worker_rlimit_nofile`", `worker_rlimit_nofile` the files a worker may need; a
+/// process allowed more files runs out of none.
+pub fn meets(found: Limits, planned: Limits) -> bool {
+    let at_least = |f: Option<u64>, p: Option<u64>| match (f, p) {
+        (None, _) => true,
+        (Some(_), None) => false,
+        (Some(f), Some(p)) => f >= p,
+    };
+    at_least(found.soft, planned.soft) && at_least(found.hard, planned.hard)
+}
+
 /// The planned file limits: the master's from the systemd drop-in's `LimitNOFILE` (`N` or
 /// `SOFT:HARD`), the workers' from `worker_rlimit_nofile` (nginx sets both limits to it),
 /// else the master's (they inherit it).
@@ -82,7 +102,8 @@ pub fn planned_limits(plan: &Plan) -> (Option<Limits>, Option<Limits>) {
     (master, worker)
 }
 
-/// The file limits of the master (`role` "master") or a worker against the plan.
+/// The file limits of the master (`role` "master") or a worker against the plan: a finding
+/// when the soft or the hard limit is below the planned one ([`meets`]).
 pub fn limits(
     plan: &Plan,
     cat: &Catalogue,
@@ -113,11 +134,11 @@ pub fn limits(
     let reason = reason_for(plan, cat, setting, |_| true);
     let subject = format!("nginx {role} (pid {pid}): Max open files");
     match found {
-        Ok(l) if l == planned => None,
+        Ok(l) if meets(l, planned) => None,
         Ok(l) => Some(Finding::new(
             "limits",
             subject,
-            show_limits(planned),
+            show_floor(planned),
             show_limits(l),
             reason,
             fix,
@@ -125,7 +146,7 @@ pub fn limits(
         Err(e) => Some(Finding::unreadable(
             "limits",
             subject,
-            show_limits(planned),
+            show_floor(planned),
             &e,
             reason,
         )),
@@ -133,8 +154,10 @@ pub fn limits(
 }
 
 /// The kernel's settings under `proc_sys` (`/proc/sys`) against the plan's sysctl.d file
-/// (`sysctl_file`, its text), key by key. A key the kernel does not have, or that cannot be
-/// read, is a finding too. Where a file applied after ours sets the key (`overrides`, from
+/// (`sysctl_file`, its text), key by key, each by its rule ([`sysctl_d::satisfied`]: a
+/// floor's higher value is no finding, and the finding's planned value reads `at least N`).
+/// A key the kernel does not have, or that cannot be read, is a finding too. Where a file
+/// applied after ours sets the key to a value that does not meet ours (`overrides`, from
 /// [`sysctl_d::overrides`]), the fix names it: that file wins at every boot.
 pub fn sysctls(
     plan: &Plan,
@@ -146,7 +169,9 @@ pub fn sysctls(
     let ours = sysctl_d::parse(sysctl_file);
     let differences = sysctl_d::differences(proc_sys, &ours);
     let mut out = Vec::new();
-    for (key, planned) in &ours {
+    for (key, value) in &ours {
+        // What meets ours, in words: `at least 4096` for a floor, else the value.
+        let planned = sysctl_d::describe(key, value);
         let reason = plan
             .in_scope(Scope::Sysctl)
             .find(|s| s.name == key)
@@ -160,7 +185,7 @@ pub fn sysctls(
             out.push(Finding::unreadable(
                 "sysctl",
                 key.clone(),
-                planned.clone(),
+                planned,
                 &why,
                 reason,
             ));
@@ -177,14 +202,14 @@ pub fn sysctls(
                 nginx_gen_core::render::SYSCTL_PATH
             ),
             None => format!(
-                "sysctl -w {key}='{planned}' now; keep it with {} (nginx-gen apply runs sysctl --system)",
+                "sysctl -w {key}='{value}' now; keep it with {} (nginx-gen apply runs sysctl --system)",
                 nginx_gen_core::render::SYSCTL_PATH
             ),
         };
         out.push(Finding::new(
             "sysctl",
             key.clone(),
-            planned.clone(),
+            planned,
             d.actual.clone(),
             reason,
             fix,
@@ -831,6 +856,67 @@ mod tests {
         );
         assert_eq!(worker.unwrap().soft, Some(10_240));
         assert!(limits(&plan, cat, "master", 1, Ok(master)).is_none());
+        // Floors: more files (or unlimited) meet them, one less soft or hard does not.
+        for more in [
+            Limits {
+                soft: Some(1_048_576),
+                hard: Some(1_048_576),
+            },
+            Limits {
+                soft: Some(524_288),
+                hard: None,
+            },
+        ] {
+            assert!(
+                limits(&plan, cat, "master", 1, Ok(more)).is_none(),
+                "{more:?}"
+            );
+        }
+        let f = limits(
+            &plan,
+            cat,
+            "master",
+            1,
+            Ok(Limits {
+                soft: Some(524_288),
+                hard: Some(524_287),
+            }),
+        )
+        .unwrap();
+        assert_eq!(
+            (f.planned.as_str(), f.found.as_str()),
+            (
+                "soft at least 524288, hard at least 524288",
+                "soft 524288, hard 524287"
+            )
+        );
+        assert!(meets(
+            Limits {
+                soft: None,
+                hard: None
+            },
+            Limits {
+                soft: None,
+                hard: None
+            }
+        ));
+        assert!(!meets(
+            Limits {
+                soft: Some(u64::MAX),
+                hard: None
+            },
+            Limits {
+                soft: None,
+                hard: None
+            }
+        ));
+        assert_eq!(
+            show_floor(Limits {
+                soft: None,
+                hard: Some(1)
+            }),
+            "soft unlimited, hard at least 1"
+        );
         let f = limits(
             &plan,
             cat,
@@ -853,6 +939,13 @@ mod tests {
             hard: Some(524_288),
         };
         let f = limits(&plan, cat, "worker", 2, Ok(inherited)).unwrap();
+        assert_eq!(f.planned, "soft at least 10240, hard at least 10240");
+        // A worker that inherited a higher limit than worker_rlimit_nofile has enough.
+        let higher = Limits {
+            soft: Some(524_288),
+            hard: Some(524_288),
+        };
+        assert!(limits(&plan, cat, "worker", 2, Ok(higher)).is_none());
         assert!(
             f.fix.starts_with("worker_rlimit_nofile 10240;"),
             "{}",
@@ -878,7 +971,7 @@ mod tests {
         assert_eq!(subjects, ["net.core.somaxconn", "net.ipv4.tcp_fastopen"]);
         assert_eq!(
             (found[0].planned.as_str(), found[0].found.as_str()),
-            ("4096", "128")
+            ("at least 4096", "128")
         );
         assert!(
             found[0].reason.contains("caps every listen queue"),
@@ -909,6 +1002,31 @@ mod tests {
                 .starts_with("/etc/sysctl.d/99-nginx-tuning.conf sets net.core.somaxconn = 128"),
             "{}",
             found[0].fix
+        );
+        assert!(
+            found[0].fix.contains("(or make it at least 4096)"),
+            "{}",
+            found[0].fix
+        );
+        // Raised above the plan (the guide's 65535), fastopen with more bits: no drift.
+        let at = |key: &str| proc_sys.path().join(key.replace('.', "/"));
+        std::fs::write(at("net.core.somaxconn"), "65535\n").unwrap();
+        std::fs::write(at("net.ipv4.tcp_fastopen"), "515\n").unwrap();
+        assert_eq!(sysctls(&plan, cat, &file, proc_sys.path(), &[]), []);
+        // fastopen without the server bit, tcp_max_syn_backlog one below: drift.
+        std::fs::write(at("net.ipv4.tcp_fastopen"), "1\n").unwrap();
+        std::fs::write(at("net.ipv4.tcp_max_syn_backlog"), "511\n").unwrap();
+        let found = sysctls(&plan, cat, &file, proc_sys.path(), &[]);
+        let shown: Vec<(&str, &str, &str)> = found
+            .iter()
+            .map(|f| (f.subject.as_str(), f.planned.as_str(), f.found.as_str()))
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                ("net.ipv4.tcp_max_syn_backlog", "at least 512", "511"),
+                ("net.ipv4.tcp_fastopen", "with every bit of 3 set", "1"),
+            ]
         );
 
         assert!(workers(&plan, cat, 2, Some(&(2, "CPU affinity mask".into()))).is_none());
