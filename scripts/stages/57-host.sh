@@ -6,9 +6,9 @@
 # comparisons and nginx -T inside the container. Faults: real ones (a tree nginx -t
 # rejects, a sysctl file the kernel rejects, a reload the unit refuses, a host site that
 # closes the probe's connection, a restart the unit refuses) and injected ones
-# (NGINX_GEN_TEST_FAIL_STEP=probe-http, in apply and in rollback); nginx-gen rollback.
+# (NGINX_GEN_TEST_FAIL_STEP=probe-http, in apply and in rollback); nginx-gen rollback;
+# nginx-gen check on the stock host, after apply, after a sysctl and a limit changed.
 # The root is built once by scripts/host-root.sh (cached in ${NGINX_GEN_CACHE:-/var/cache/nginx-gen}).
-# NGINX_GEN_HOST_FEATURES=rollback-check adds the check scenarios (once check is merged).
 # Results: tests/artifacts/host.md. Needs root.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -55,11 +55,9 @@ mkdir -p tests/artifacts
 report=tests/artifacts/host.md
 raw=$(mktemp)
 trap 'rm -f "$raw"' EXIT
-features=()
-[ -n "${NGINX_GEN_HOST_FEATURES:-}" ] && features=(--features "$NGINX_GEN_HOST_FEATURES")
 suite=$SECONDS
 set +e
-NGINX_GEN_HOST_REPORT="$raw" cargo test --locked --no-fail-fast -p nginx-gen-host-tests "${features[@]}" -- \
+NGINX_GEN_HOST_REPORT="$raw" cargo test --locked --no-fail-fast -p nginx-gen-host-tests -- \
   --include-ignored --test-threads=1
 rc=$?
 set -e

@@ -135,37 +135,34 @@ fn first_apply_restarts_nginx_with_the_plan_and_keeps_the_old_site() {
     }
 
     // Finding H4: the guide's 99-nginx-tuning.conf sorts after 99-nginx-gen.conf, so each
-    // key it sets to another value wins; apply warns, naming the file, the key and both
-    // values.
+    // key it sets wins. Its values here are higher floors (somaxconn and
+    // tcp_max_syn_backlog 65535), which meet the plan: apply warns only about a later file
+    // whose value falls short (tests/apply.rs has that case), so not here.
     let sysctl = generated(&c, &args, "sysctl");
     let guide = String::from_utf8(c.read("/etc/sysctl.d/99-nginx-tuning.conf")).unwrap();
-    let mut warned = 0;
+    let mut higher = 0;
     for line in sysctl.lines().map(str::trim) {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
         let (key, planned) = line.split_once('=').unwrap();
         let (key, planned) = (key.trim(), planned.trim());
-        match directive(&guide, key) {
-            Some(theirs) if theirs != planned => {
-                let warning = format!(
-                    "warning: /etc/sysctl.d/99-nginx-tuning.conf sets {key} = {theirs} and is applied after /etc/sysctl.d/99-nginx-gen.conf (which sets {planned})"
-                );
-                assert!(out.contains(&warning), "apply warns: {warning}\n{out}");
-                warned += 1;
-            }
-            _ => assert!(
-                !out.contains(&format!("sets {key} = ")),
-                "no override warning for {key}\n{out}"
-            ),
-        }
+        let Some(theirs) = directive(&guide, key) else {
+            continue;
+        };
+        let (Ok(theirs), Ok(planned)) = (theirs.parse::<u64>(), planned.parse::<u64>()) else {
+            continue;
+        };
+        assert!(theirs >= planned, "the root's guide file keeps higher values: {key}");
+        assert!(
+            !out.contains(&format!("sets {key} = ")),
+            "no override warning for {key}: {theirs} meets the plan's {planned}\n{out}"
+        );
+        higher += 1;
     }
-    assert!(
-        out.contains("99-nginx-tuning.conf sets net.core.somaxconn = 65535"),
-        "the override warning names the guide's file and net.core.somaxconn\n{out}"
-    );
+    assert!(higher >= 2, "the guide's file sets somaxconn and tcp_max_syn_backlog higher");
     s.note(&format!(
-        "finding H4: {warned} override warning(s) naming 99-nginx-tuning.conf"
+        "finding H4: 99-nginx-tuning.conf wins for {higher} key(s), each a higher floor: no warning"
     ));
 
     // The sysctls: every key the container's kernel lets it set is in effect (the value of

@@ -1,13 +1,9 @@
-//! `nginx-gen check` on a booted Debian 12, written against its interface (issue 13)
-//! while it is built on another branch: `nginx-gen check [inputs] [--format json]`, a
-//! read-only audit of the running host against the plan, inputs from the flags or from
-//! the manifest `apply` left; exit 0 match, 1 drift, 2 bad input; JSON `{matches,
+//! `nginx-gen check` on a booted Debian 12 (issue 13): `nginx-gen check [inputs] [--format
+//! json]`, a read-only audit of the running host against the plan, inputs from the flags or
+//! from the manifest `apply` left; exit 0 match, 1 drift, 2 bad input; JSON `{matches,
 //! inputs_from, findings: [{check, subject, planned, found, reason, fix}]}`.
 //!
-//! Built only with the feature `rollback-check` (off until check is merged; the rollback
-//! scenarios that were here run in the regular suite, `tests/rollback.rs`):
-//! `cargo test -p nginx-gen-host-tests --features rollback-check --test rollback_check --
-//! --include-ignored --test-threads=1`.
+//! `cargo test -p nginx-gen-host-tests --test check -- --include-ignored --test-threads=1`.
 
 use nginx_gen_host_tests::{Container, STATE, Scenario, applied, assert_same, boot, inputs};
 
@@ -151,6 +147,9 @@ fn check_after_apply_matches_then_names_each_drift() {
         b"[Service]\nLimitNOFILE=1024\n",
     );
     c.ok("systemctl daemon-reload && systemctl restart nginx");
+    // The restarted master writes its pid file and forks its workers after systemctl
+    // returns: check audits the running processes, so wait until they are all there.
+    c.ok("for _ in $(seq 50); do [ -s /run/nginx.pid ] && pgrep -P \"$(cat /run/nginx.pid)\" >/dev/null && break; sleep 0.1; done");
     let (master, _) = c.nginx_pids();
     assert_eq!(c.nofile(master).0, "1024", "the override is in effect");
     let (code, doc) = check(&c, &[]);
