@@ -23,6 +23,7 @@
 #![warn(missing_docs)]
 
 mod choice;
+mod digits;
 pub mod i18n;
 pub mod inputs;
 pub mod ir;

@@ -144,6 +144,10 @@ test('every tab equals the CLI byte for byte for 24 input combinations', async (
     const command = await page.locator('[data-testid=command]').textContent();
     const shown = command.split(' ').slice(1);
     assert.equal(cli([...shown, '--format', 'nginx']), cli([...args, '--format', 'nginx']), `combination ${n}: ${command}`);
+    // The install tab (the last one shown) gives apply and check for the same inputs.
+    const rest = command.slice('nginx-gen'.length);
+    assert.equal(await page.locator('[data-testid=apply-command]').textContent(), `sudo nginx-gen apply${rest}`);
+    assert.equal(await page.locator('[data-testid=check-command]').textContent(), `sudo nginx-gen check${rest}`);
   }
   assert.deepEqual(errors, []);
   await page.close();

@@ -5,6 +5,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::digits::push_u64;
+
 /// An IPv4 or IPv6 address.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Ip {
@@ -44,15 +46,23 @@ impl FromStr for Ip {
     }
 }
 
-impl fmt::Display for Ip {
-    /// As `IpAddr`'s `Display`: IPv6 in its shortest form, the longest run of two or more
-    /// zero groups (the first of equals) as `::`, IPv4-mapped addresses as `::ffff:a.b.c.d`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            Self::V4(o) => write!(f, "{}.{}.{}.{}", o[0], o[1], o[2], o[3]),
+impl Ip {
+    /// Appends the address as [`Display`](fmt::Display) writes it.
+    pub fn push_to(self, out: &mut String) {
+        let octets = |out: &mut String, o: [u8; 4]| {
+            for (i, octet) in o.into_iter().enumerate() {
+                if i > 0 {
+                    out.push('.');
+                }
+                push_u64(out, octet.into());
+            }
+        };
+        match self {
+            Self::V4(o) => octets(out, o),
             Self::V6([0, 0, 0, 0, 0, 0xffff, high, low]) => {
                 let (high, low) = (high.to_be_bytes(), low.to_be_bytes());
-                write!(f, "::ffff:{}", Self::V4([high[0], high[1], low[0], low[1]]))
+                out.push_str("::ffff:");
+                octets(out, [high[0], high[1], low[0], low[1]]);
             }
             Self::V6(groups) => {
                 let (mut start, mut len, mut run) = (0, 0, 0);
@@ -62,29 +72,37 @@ impl fmt::Display for Ip {
                         (start, len) = (i + 1 - run, run);
                     }
                 }
-                let mut text = String::with_capacity(39);
                 let mut i = 0;
                 while i < 8 {
                     if len > 1 && i == start {
-                        text.push_str("::");
+                        out.push_str("::");
                         i += len;
                         continue;
                     }
-                    if !text.is_empty() && !text.ends_with(':') {
-                        text.push(':');
+                    if i > 0 && !out.ends_with(':') {
+                        out.push(':');
                     }
                     // Lowercase hexadecimal without leading zeros, as `{:x}` writes it.
                     let g = u32::from(groups[i]);
                     for shift in [12, 8, 4, 0] {
                         if g >> shift != 0 || shift == 0 {
-                            text.push(char::from_digit((g >> shift) & 0xf, 16).unwrap_or('0'));
+                            out.push(char::from_digit((g >> shift) & 0xf, 16).unwrap_or('0'));
                         }
                     }
                     i += 1;
                 }
-                f.write_str(&text)
             }
         }
+    }
+}
+
+impl fmt::Display for Ip {
+    /// As `IpAddr`'s `Display`: IPv6 in its shortest form, the longest run of two or more
+    /// zero groups (the first of equals) as `::`, IPv4-mapped addresses as `::ffff:a.b.c.d`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut text = String::with_capacity(39);
+        self.push_to(&mut text);
+        f.write_str(&text)
     }
 }
 

@@ -1,8 +1,6 @@
 //! Validation as a whole ([`Inputs::from_raw`]: every field, then the rules that involve
 //! several), and the ways back: the raw document and the reproducing command line.
 
-use std::fmt::Write as _;
-
 use crate::policy::{Feature, Versions};
 
 use super::check::Checker;
@@ -213,34 +211,46 @@ impl Inputs {
     /// they were written for (the running one unless given), and the switches that are on (switches default to off, a
     /// registry test keeps it so).
     pub fn to_command(&self) -> String {
-        let full = self.to_raw();
-        let mut cmd = String::with_capacity(400);
+        let mut cmd = String::with_capacity(640);
         cmd.push_str("nginx-gen --no-detect");
-        let mut switches = String::new();
+        let mut switches = String::with_capacity(128);
+        let full = self.to_raw();
         for input in INPUTS {
-            let flag = input.flag.long;
+            let flag = |out: &mut String| {
+                out.push_str(" --");
+                out.push_str(input.flag.long);
+            };
             if input.name == "policy" {
-                let policy = self
-                    .policy
-                    .as_ref()
-                    .map_or(crate::POLICY_VERSION, |p| p.as_str());
-                let _ = write!(cmd, " --{flag} {policy}");
+                flag(&mut cmd);
+                cmd.push(' ');
+                cmd.push_str(
+                    self.policy
+                        .as_ref()
+                        .map_or(crate::POLICY_VERSION, |p| p.as_str()),
+                );
                 continue;
             }
             match full.get(input.name) {
                 None | Some(RawValue::Bool(false)) => {}
-                Some(RawValue::Bool(true)) => {
-                    let _ = write!(switches, " --{flag}");
-                }
+                Some(RawValue::Bool(true)) => flag(&mut switches),
                 Some(RawValue::Int(n)) => {
-                    let _ = write!(cmd, " --{flag} {n}");
+                    flag(&mut cmd);
+                    cmd.push(' ');
+                    if n < 0 {
+                        cmd.push('-');
+                    }
+                    crate::digits::push_u64(&mut cmd, n.unsigned_abs());
                 }
                 Some(RawValue::Text(text)) => {
-                    let _ = write!(cmd, " --{flag} {text}");
+                    flag(&mut cmd);
+                    cmd.push(' ');
+                    cmd.push_str(&text);
                 }
                 Some(RawValue::List(items)) => {
                     for item in items {
-                        let _ = write!(cmd, " --{flag} {item}");
+                        flag(&mut cmd);
+                        cmd.push(' ');
+                        cmd.push_str(&item);
                     }
                 }
             }

@@ -252,11 +252,21 @@ pub struct Listen {
 impl Listen {
     /// The same address on another port, as nginx's `listen` writes it.
     pub fn with_port(self, port: u16) -> String {
+        let mut out = String::with_capacity(48);
         match self.addr {
-            None => port.to_string(),
-            Some(a @ Ip::V4(_)) => format!("{a}:{port}"),
-            Some(a @ Ip::V6(_)) => format!("[{a}]:{port}"),
+            None => {}
+            Some(a @ Ip::V4(_)) => {
+                a.push_to(&mut out);
+                out.push(':');
+            }
+            Some(a @ Ip::V6(_)) => {
+                out.push('[');
+                a.push_to(&mut out);
+                out.push_str("]:");
+            }
         }
+        crate::digits::push_u64(&mut out, port.into());
+        out
     }
 }
 

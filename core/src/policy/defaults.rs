@@ -1,8 +1,6 @@
 //! nginx's built-in defaults, by version, and the one lookup by name that the plan asks
 //! for every setting (its stock default and its documentation link).
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::LazyLock;
 
 use super::docs::{DOC_LINKS, NGINX_MODULES, doc_in};
@@ -316,33 +314,6 @@ pub const NGINX_DEFAULTS: &[StockDefault] = &[
     },
 ];
 
-/// A lookup table keyed by setting name.
-type ByName<V> = HashMap<&'static str, V, BuildHasherDefault<Fnv>>;
-
-/// FNV-1a, the hasher of [`ByName`]: a few instructions per byte, where the standard
-/// `SipHash` costs about as much as the binary search it replaced. The keys are this file's
-/// own names, so resistance to crafted collisions (`SipHash`'s purpose) is not needed, and
-/// no random seed is read from the system.
-#[derive(Debug)]
-struct Fnv(u64);
-
-impl Default for Fnv {
-    fn default() -> Self {
-        Self(0xcbf2_9ce4_8422_2325)
-    }
-}
-
-impl Hasher for Fnv {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-}
-
 /// What the tables know about one name.
 #[derive(Debug, Default)]
 struct Known {
@@ -352,26 +323,43 @@ struct Known {
     doc: Option<std::borrow::Cow<'static, str>>,
 }
 
-/// Both tables by name, built once: a plan looks up ~100 names.
-static KNOWN: LazyLock<ByName<Known>> = LazyLock::new(|| {
-    let mut known = ByName::<Known>::default();
+/// Both tables by name, built once. A list searched in order, not a hash map: the plan
+/// reads it through each rule's [`Lookup`], taken once, so a search costs nothing per plan,
+/// and a map's code was 2 KB of the page's `.wasm`.
+static KNOWN: LazyLock<Vec<(&'static str, Known)>> = LazyLock::new(|| {
+    fn entry<'a>(known: &'a mut Vec<(&'static str, Known)>, name: &'static str) -> &'a mut Known {
+        let at = known
+            .iter()
+            .position(|(n, _)| *n == name)
+            .unwrap_or_else(|| {
+                known.push((name, Known::default()));
+                known.len() - 1
+            });
+        &mut known[at].1
+    }
+    let mut known = Vec::with_capacity(256);
     for d in NGINX_DEFAULTS {
-        known.entry(d.directive).or_default().defaults.push(d);
+        entry(&mut known, d.directive).defaults.push(d);
     }
     for &(name, url) in DOC_LINKS {
-        known.entry(name).or_default().doc = Some(url.into());
+        entry(&mut known, name).doc = Some(url.into());
     }
     for &(page, names) in NGINX_MODULES {
         for &name in names {
-            known.entry(name).or_default().doc = Some(format!("{page}#{name}").into());
+            entry(&mut known, name).doc = Some(format!("{page}#{name}").into());
         }
     }
     known
 });
 
+/// What the tables know about `name`.
+fn known(name: &str) -> Option<&'static Known> {
+    KNOWN.iter().find(|(n, _)| *n == name).map(|(_, k)| k)
+}
+
 /// nginx's default for `directive` at `version`, if nginx-gen knows it.
 pub fn stock_default(directive: &str, version: Version) -> Option<&'static str> {
-    default_in(KNOWN.get(directive)?, version)
+    default_in(known(directive)?, version)
 }
 
 fn default_in(known: &Known, version: Version) -> Option<&'static str> {
@@ -386,16 +374,38 @@ fn default_in(known: &Known, version: Version) -> Option<&'static str> {
 /// [`stock_default`] and [`doc_link`] of `name` with one lookup; a plan asks both for
 /// every setting.
 pub fn default_and_doc(name: &str, version: Version) -> (Option<&'static str>, &'static str) {
-    let known = KNOWN.get(name);
-    (
-        known.and_then(|k| default_in(k, version)),
-        doc_in(known.and_then(|k| k.doc.as_deref()), name),
-    )
+    let known = Lookup::of(name);
+    (known.default_at(version), known.doc)
+}
+
+/// What the tables hold for one name, looked up once: the rules keep one per rule, so a
+/// plan reads its ~100 defaults and links without hashing a name.
+#[derive(Debug, Clone, Copy)]
+pub struct Lookup {
+    known: Option<&'static Known>,
+    /// The documentation link ([`doc_link`](super::doc_link)).
+    pub doc: &'static str,
+}
+
+impl Lookup {
+    /// The entry of `name`.
+    pub fn of(name: &str) -> Self {
+        let known = known(name);
+        Self {
+            known,
+            doc: doc_in(known.and_then(|k| k.doc.as_deref()), name),
+        }
+    }
+
+    /// nginx's default at `version` ([`stock_default`]).
+    pub fn default_at(self, version: Version) -> Option<&'static str> {
+        self.known.and_then(|k| default_in(k, version))
+    }
 }
 
 /// The documentation entry of `name`, for [`super::docs::doc_link`].
 pub(super) fn known_doc(name: &str) -> Option<&'static str> {
-    KNOWN.get(name).and_then(|k| k.doc.as_deref())
+    known(name).and_then(|k| k.doc.as_deref())
 }
 
 #[cfg(test)]

@@ -14,7 +14,7 @@ mod releases;
 mod tls;
 
 pub use advisories::{ADVISORIES, Advisory};
-pub use defaults::{NGINX_DEFAULTS, StockDefault, default_and_doc, stock_default};
+pub use defaults::{Lookup, NGINX_DEFAULTS, StockDefault, default_and_doc, stock_default};
 pub use docs::{DOC_LINKS, NGINX_MODULES, doc_link};
 pub use releases::{RELEASES, ReleaseRow, SUGGESTED};
 pub use tls::{TLS_GUIDELINE, TlsGuideline, TlsProfileRow};

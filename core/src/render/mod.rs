@@ -91,11 +91,12 @@ pub fn files(plan: &Plan) -> Vec<File> {
 
 /// The four files to install, in order, in the catalogue's language.
 pub fn files_in(plan: &Plan, cat: &Catalogue) -> Vec<File> {
+    let head = Header::new(plan, cat);
     let contents = [
-        nginx_conf_in(plan, cat),
-        site_in(plan, cat),
-        sysctl_in(plan, cat),
-        systemd_in(plan, cat),
+        nginx::render(plan, cat, &head),
+        site::render(plan, cat, &head),
+        sysctl::render(plan, None, cat, &head),
+        systemd::render(plan, None, cat, &head),
     ];
     FileKind::ALL
         .into_iter()
@@ -141,29 +142,50 @@ pub fn render_in(plan: &Plan, format: Format, cat: &Catalogue) -> String {
 /// The header every file starts with: tool, policy and the command that reproduces it;
 /// `what` names the file in the catalogue's language.
 pub fn header_lines(plan: &Plan, what: &str, cat: &Catalogue) -> Vec<String> {
-    header(plan, what, cat)
+    Header::new(plan, cat)
+        .lines(what, cat)
         .into_iter()
         .map(Cow::into_owned)
         .collect()
 }
 
-/// [`header_lines`], copying only the lines that depend on the plan.
-fn header<'c>(plan: &Plan, what: &str, cat: &'c Catalogue) -> [Cow<'c, str>; 5] {
-    [
-        cat.fill(
-            &texts::GENERATED,
-            &[
-                ("what", what),
-                ("version", VERSION),
-                ("policy", POLICY_VERSION),
+/// The header lines every file of one render shares, computed once for all of them; only
+/// the first line, which names the file, differs.
+pub(crate) struct Header<'a> {
+    shared: [Cow<'a, str>; 4],
+}
+
+impl<'a> Header<'a> {
+    pub(crate) fn new(plan: &Plan, cat: &'a Catalogue) -> Self {
+        Self {
+            shared: [
+                target_line(plan, cat).into(),
+                cat.get(&texts::REPRODUCE).into(),
+                ["  ", &plan.command].concat().into(),
+                cat.get(&texts::EXPLAIN_MORE).into(),
             ],
-        )
-        .into(),
-        target_line(plan, cat).into(),
-        cat.get(&texts::REPRODUCE).into(),
-        ["  ", &plan.command].concat().into(),
-        cat.get(&texts::EXPLAIN_MORE).into(),
-    ]
+        }
+    }
+
+    /// The header of the file `what` names.
+    pub(crate) fn lines<'h>(&'h self, what: &str, cat: &Catalogue) -> [Cow<'h, str>; 5] {
+        let [target, reproduce, command, explain] = &self.shared;
+        [
+            cat.fill(
+                &texts::GENERATED,
+                &[
+                    ("what", what),
+                    ("version", VERSION),
+                    ("policy", POLICY_VERSION),
+                ],
+            )
+            .into(),
+            Cow::Borrowed(target),
+            Cow::Borrowed(reproduce),
+            Cow::Borrowed(command),
+            Cow::Borrowed(explain),
+        ]
+    }
 }
 
 /// Which nginx, OpenSSL and layout the files are for; `any` reads as the oldest supported
@@ -220,11 +242,18 @@ pub fn files_with_origins(plan: &Plan) -> Vec<(File, Vec<Origin>)> {
 
 /// [`files_with_origins`] in the catalogue's language.
 pub fn files_with_origins_in(plan: &Plan, cat: &Catalogue) -> Vec<(File, Vec<Origin>)> {
+    let head = Header::new(plan, cat);
+    let with_origins =
+        |render: fn(&Plan, Option<&mut Vec<Origin>>, &Catalogue, &Header) -> String| {
+            let mut origins = Vec::new();
+            let out = render(plan, Some(&mut origins), cat, &head);
+            (out, origins)
+        };
     let rendered = [
-        nginx_conf_with_origins(plan, cat),
-        site_with_origins(plan, cat),
-        sysctl_with_origins(plan, cat),
-        systemd_with_origins(plan, cat),
+        nginx::render_with_origins(plan, cat, &head),
+        site::render_with_origins(plan, cat, &head),
+        with_origins(sysctl::render),
+        with_origins(systemd::render),
     ];
     FileKind::ALL
         .into_iter()

@@ -1,6 +1,6 @@
 //! `/etc/nginx/nginx.conf`: main context, `events {}` and `http {}`.
 
-use super::{header, texts, with_new_reason};
+use super::{Header, texts, with_new_reason};
 use crate::i18n::Catalogue;
 use crate::ir::{self, Node, Origin};
 use crate::plan::{FileKind, Plan, Scope};
@@ -59,22 +59,32 @@ pub fn nginx_conf(plan: &Plan) -> String {
 
 /// Renders nginx.conf in the catalogue's language.
 pub fn nginx_conf_in(plan: &Plan, cat: &Catalogue) -> String {
-    ir::write(&tree(plan, cat), cat)
+    render(plan, cat, &Header::new(plan, cat))
+}
+
+/// [`nginx_conf_in`] under a header computed once for every file.
+pub(super) fn render(plan: &Plan, cat: &Catalogue, head: &Header) -> String {
+    ir::write(&tree(plan, cat, head), cat)
 }
 
 /// [`nginx_conf_in`], and where each setting's lines are.
 pub fn nginx_conf_with_origins(plan: &Plan, cat: &Catalogue) -> (String, Vec<Origin>) {
-    ir::write_with_origins(&tree(plan, cat), cat)
+    render_with_origins(plan, cat, &Header::new(plan, cat))
 }
 
-fn tree<'a>(plan: &'a Plan, cat: &Catalogue) -> Vec<Node<'a>> {
+/// [`nginx_conf_with_origins`] under a header computed once for every file.
+pub(super) fn render_with_origins(
+    plan: &Plan,
+    cat: &Catalogue,
+    head: &Header,
+) -> (String, Vec<Origin>) {
+    ir::write_with_origins(&tree(plan, cat, head), cat)
+}
+
+fn tree<'a>(plan: &'a Plan, cat: &Catalogue, head: &'a Header) -> Vec<Node<'a>> {
     // The header's four comments, blank lines, main settings, two blocks and the omitted.
     let mut tree: Vec<Node> = Vec::with_capacity(64);
-    tree.extend(
-        header(plan, "nginx.conf", cat)
-            .into_iter()
-            .map(|line| Node::Comment(line.into_owned().into())),
-    );
+    tree.extend(head.lines("nginx.conf", cat).map(Node::Comment));
     let (mut main, mut events, mut http) = (0, 0, 0);
     for setting in &plan.settings {
         match setting.scope {

@@ -1,7 +1,7 @@
 //! The site file: upstream, catch-all servers and the site's server blocks.
 
 use super::nginx::{omitted_nodes, scope_nodes};
-use super::{header, texts};
+use super::{Header, texts};
 use crate::i18n::Catalogue;
 use crate::ir::{self, Node, Origin};
 use crate::plan::{FileKind, LocationRole, Plan, Scope, ServerRole};
@@ -23,21 +23,34 @@ pub fn site(plan: &Plan) -> String {
 
 /// Renders the site file in the catalogue's language.
 pub fn site_in(plan: &Plan, cat: &Catalogue) -> String {
-    ir::write(&tree(plan, cat), cat)
+    render(plan, cat, &Header::new(plan, cat))
+}
+
+/// [`site_in`] under a header computed once for every file.
+pub(super) fn render(plan: &Plan, cat: &Catalogue, head: &Header) -> String {
+    ir::write(&tree(plan, cat, head), cat)
 }
 
 /// [`site_in`], and where each setting's lines are.
 pub fn site_with_origins(plan: &Plan, cat: &Catalogue) -> (String, Vec<Origin>) {
-    ir::write_with_origins(&tree(plan, cat), cat)
+    render_with_origins(plan, cat, &Header::new(plan, cat))
 }
 
-fn tree<'a>(plan: &'a Plan, cat: &Catalogue) -> Vec<Node<'a>> {
+/// [`site_with_origins`] under a header computed once for every file.
+pub(super) fn render_with_origins(
+    plan: &Plan,
+    cat: &Catalogue,
+    head: &Header,
+) -> (String, Vec<Origin>) {
+    ir::write_with_origins(&tree(plan, cat, head), cat)
+}
+
+fn tree<'a>(plan: &'a Plan, cat: &Catalogue, head: &'a Header) -> Vec<Node<'a>> {
     // The header, then up to a blank line, a title and a block per server and upstream.
     let mut tree: Vec<Node> = Vec::with_capacity(24);
     tree.extend(
-        header(plan, cat.get(&texts::WHAT_SITE), cat)
-            .into_iter()
-            .map(|line| Node::Comment(line.into_owned().into())),
+        head.lines(cat.get(&texts::WHAT_SITE), cat)
+            .map(Node::Comment),
     );
     if let Some(cmd) = &plan.precompress {
         tree.push(Node::Comment(

@@ -1,6 +1,6 @@
 //! The `sysctl.d` file: `key = value` lines under their reasons.
 
-use super::{Origin, header, line_origin, push_value, texts};
+use super::{Header, Origin, line_origin, push_value, texts};
 use crate::i18n::Catalogue;
 use crate::ir::{push_reason, push_wrapped};
 use crate::plan::{FileKind, Plan, Scope};
@@ -16,19 +16,24 @@ pub fn sysctl(plan: &Plan) -> String {
 
 /// Renders the sysctl.d file in the catalogue's language.
 pub fn sysctl_in(plan: &Plan, cat: &Catalogue) -> String {
-    render(plan, None, cat)
+    render(plan, None, cat, &Header::new(plan, cat))
 }
 
 /// [`sysctl_in`], and where each setting's lines are.
 pub fn sysctl_with_origins(plan: &Plan, cat: &Catalogue) -> (String, Vec<Origin>) {
     let mut origins = Vec::new();
-    let out = render(plan, Some(&mut origins), cat);
+    let out = render(plan, Some(&mut origins), cat, &Header::new(plan, cat));
     (out, origins)
 }
 
-fn render(plan: &Plan, mut origins: Option<&mut Vec<Origin>>, cat: &Catalogue) -> String {
+pub(super) fn render(
+    plan: &Plan,
+    mut origins: Option<&mut Vec<Origin>>,
+    cat: &Catalogue,
+    head: &Header,
+) -> String {
     let mut out = String::with_capacity(4096);
-    for line in header(plan, cat.get(&texts::WHAT_SYSCTL), cat) {
+    for line in head.lines(cat.get(&texts::WHAT_SYSCTL), cat) {
         comment_lines(&mut out, &line);
     }
     comment_lines(&mut out, cat.get(&texts::SYSCTL_APPLY));
@@ -55,7 +60,7 @@ fn render(plan: &Plan, mut origins: Option<&mut Vec<Origin>>, cat: &Catalogue) -
     if omitted.peek().is_some() {
         out.push('\n');
         comment_lines(&mut out, cat.get(&texts::OMITTED_SYSCTL));
-        let mut line = String::new();
+        let mut line = String::with_capacity(256);
         for o in omitted {
             line.clear();
             for part in ["- ", o.name, ": ", &cat.why(&o.reason)] {

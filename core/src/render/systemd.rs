@@ -1,6 +1,6 @@
 //! The systemd drop-in for `nginx.service`.
 
-use super::{Origin, header, line_origin, push_value, texts};
+use super::{Header, Origin, line_origin, push_value, texts};
 use crate::i18n::Catalogue;
 use crate::ir::{push_reason, push_wrapped};
 use crate::plan::{Plan, Scope};
@@ -12,19 +12,24 @@ pub fn systemd(plan: &Plan) -> String {
 
 /// Renders the drop-in in the catalogue's language.
 pub fn systemd_in(plan: &Plan, cat: &Catalogue) -> String {
-    render(plan, None, cat)
+    render(plan, None, cat, &Header::new(plan, cat))
 }
 
 /// [`systemd_in`], and where each setting's lines are.
 pub fn systemd_with_origins(plan: &Plan, cat: &Catalogue) -> (String, Vec<Origin>) {
     let mut origins = Vec::new();
-    let out = render(plan, Some(&mut origins), cat);
+    let out = render(plan, Some(&mut origins), cat, &Header::new(plan, cat));
     (out, origins)
 }
 
-fn render(plan: &Plan, mut origins: Option<&mut Vec<Origin>>, cat: &Catalogue) -> String {
-    let mut out = String::with_capacity(1024);
-    for line in header(plan, cat.get(&texts::WHAT_SYSTEMD), cat) {
+pub(super) fn render(
+    plan: &Plan,
+    mut origins: Option<&mut Vec<Origin>>,
+    cat: &Catalogue,
+    head: &Header,
+) -> String {
+    let mut out = String::with_capacity(2048);
+    for line in head.lines(cat.get(&texts::WHAT_SYSTEMD), cat) {
         push_wrapped(&mut out, "# ", &line, 90);
     }
     push_wrapped(&mut out, "# ", cat.get(&texts::SYSTEMD_APPLY), 90);

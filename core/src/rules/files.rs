@@ -1,6 +1,7 @@
 //! Serving files: sendfile, disk reads and the open-file cache.
 
 use super::{Ctx, Decide, Out, Rule, Text};
+use crate::digits::keyed;
 use crate::plan::Scope;
 
 const H: Scope = Scope::Http;
@@ -53,7 +54,7 @@ pub(super) static OPEN_FILE_CACHE: Rule = Rule {
     .inputs(&["static_files", "workload"])],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
         if let (Some(ofc), Some(f)) = (c.t.open_file_cache, &c.t.formulas.open_file_cache) {
-            let args = vec![format!("max={}", ofc.max).into(), "inactive=60s".into()];
+            let args = vec![keyed("max=", ofc.max.into()).into(), "inactive=60s".into()];
             out.set_args(H, args, &OPEN_FILE_CACHE.texts[0], Some(f.clone()));
         }
     }),

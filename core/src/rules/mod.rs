@@ -30,7 +30,7 @@ use std::borrow::Cow;
 
 use crate::inputs::Inputs;
 use crate::plan::{Omitted, Reason, Scope, ServerRole, Setting};
-use crate::policy::{Versions, default_and_doc, fill_versions};
+use crate::policy::{Lookup, Versions, fill_versions};
 use crate::tuning::Tuning;
 use formula::Formula;
 
@@ -224,11 +224,16 @@ impl Out<'_> {
             self.rule.name,
             text.id
         );
-        let (default, doc) = default_and_doc(self.rule.name, self.i.versions().nginx);
+        let known = LOOKUPS[usize::from(self.index)];
+        let (default, doc) = (known.default_at(self.i.versions().nginx), known.doc);
         Reason {
             id: text.id,
             why: if text.placeholders {
-                fill_versions(text.en)
+                let filled = self.rule.texts.iter().position(|t| t.id == text.id);
+                match filled.and_then(|at| WHYS[usize::from(self.index)].get(at)) {
+                    Some(why) => Cow::Borrowed(why),
+                    None => fill_versions(text.en),
+                }
             } else {
                 Cow::Borrowed(text.en)
             },
@@ -285,6 +290,24 @@ impl Out<'_> {
         });
     }
 }
+
+/// Each rule's stock defaults and documentation link, by its index in [`RULES`].
+static LOOKUPS: std::sync::LazyLock<Vec<Lookup>> =
+    std::sync::LazyLock::new(|| RULES.iter().map(|r| Lookup::of(r.name)).collect());
+
+/// Each rule's reason texts with their version placeholders filled, by rule index and text
+/// index: the gates are constants, so each text is filled once, not at every plan.
+static WHYS: std::sync::LazyLock<Vec<Vec<String>>> = std::sync::LazyLock::new(|| {
+    RULES
+        .iter()
+        .map(|r| {
+            r.texts
+                .iter()
+                .map(|t| fill_versions(t.en).into_owned())
+                .collect()
+        })
+        .collect()
+});
 
 /// Every rule, in output order (within each scope, settings appear in this order).
 pub static RULES: &[&Rule] = &[

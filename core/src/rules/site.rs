@@ -5,6 +5,7 @@ use std::borrow::Cow;
 
 use super::formula::Formula;
 use super::{Ctx, Decide, Out, Rule, Text};
+use crate::digits::keyed;
 use crate::inputs::Workload;
 use crate::plan::{LocationRole, Scope, ServerRole, TableRole};
 use crate::policy::Feature;
@@ -42,7 +43,7 @@ fn listens(c: &Ctx, out: &mut Out, server: ServerRole, port: Port, texts: [&Text
         }
         let mut args: Vec<Cow<'static, str>> = Vec::with_capacity(6);
         match port {
-            Port::Http => args.push(listen.to_string().into()),
+            Port::Http => args.push(listen.with_port(listen.port).into()),
             Port::Tls => {
                 args.push(listen.with_port(c.i.tls_port).into());
                 args.push("ssl".into());
@@ -64,8 +65,8 @@ fn listens(c: &Ctx, out: &mut Out, server: ServerRole, port: Port, texts: [&Text
             }
             args.push("reuseport".into());
             let buffer = super::kernel::QUIC_SOCKET_BUFFER;
-            args.push(format!("rcvbuf={buffer}").into());
-            args.push(format!("sndbuf={buffer}").into());
+            args.push(keyed("rcvbuf=", buffer.into()).into());
+            args.push(keyed("sndbuf=", buffer.into()).into());
             out.set_args(scope, args, texts[0], None);
         } else {
             let (f, fastopen) = listen_options(c, &mut args, port == Port::Tls);
@@ -102,13 +103,13 @@ fn listen_options(c: &Ctx, args: &mut Vec<Cow<'static, str>>, tls: bool) -> (For
     if t.reuseport {
         args.push("reuseport".into());
     }
-    args.push(format!("backlog={}", t.backlog).into());
+    args.push(keyed("backlog=", t.backlog.into()).into());
     let mut f = t.formulas.backlog.clone();
     // Fast Open where clients fetch the content: the TLS port when TLS is on (port 80 then
     // only redirects), else the plain-HTTP port.
     let fastopen = match (t.fastopen, tls == c.i.tls) {
         (Some(queue), true) => {
-            args.push(format!("fastopen={queue}").into());
+            args.push(keyed("fastopen=", queue.into()).into());
             f = f.and(&Formula::input("fastopen", queue));
             true
         }

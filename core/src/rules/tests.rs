@@ -4,6 +4,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::*;
 use crate::inputs::RawInputs;
 use crate::plan::Plan;
+use crate::policy::default_and_doc;
 
 /// A legal name too long for the stock hash bucket.
 const LONG_NAME: &str = "aaaaaaaaaa.bbbbbbbbbb.cccccccccc.dddddddddd.example";

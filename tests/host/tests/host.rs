@@ -153,14 +153,20 @@ fn first_apply_restarts_nginx_with_the_plan_and_keeps_the_old_site() {
         let (Ok(theirs), Ok(planned)) = (theirs.parse::<u64>(), planned.parse::<u64>()) else {
             continue;
         };
-        assert!(theirs >= planned, "the root's guide file keeps higher values: {key}");
+        assert!(
+            theirs >= planned,
+            "the root's guide file keeps higher values: {key}"
+        );
         assert!(
             !out.contains(&format!("sets {key} = ")),
             "no override warning for {key}: {theirs} meets the plan's {planned}\n{out}"
         );
         higher += 1;
     }
-    assert!(higher >= 2, "the guide's file sets somaxconn and tcp_max_syn_backlog higher");
+    assert!(
+        higher >= 2,
+        "the guide's file sets somaxconn and tcp_max_syn_backlog higher"
+    );
     s.note(&format!(
         "finding H4: 99-nginx-tuning.conf wins for {higher} key(s), each a higher floor: no warning"
     ));

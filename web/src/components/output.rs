@@ -151,6 +151,11 @@ pub fn output_panel(props: &Props) -> Html {
                 </div>
                 if tab == Tab::Script {
                     <p class="hint">{ T::ScriptHint.get(cat) }</p>
+                    <div class="command">
+                        <span>{ T::Command.get(cat) }</span>
+                        <code data-testid="apply-command">{ subcommand(&state.output.command, "sudo nginx-gen apply") }</code>
+                        <code data-testid="check-command">{ subcommand(&state.output.command, "sudo nginx-gen check") }</code>
+                    </div>
                 }
                 <Code key={tab.id()} output={state.output.clone()} {tab} selected={state.selected}
                     label={tab_label(state, tab)} dispatch={state.dispatcher()} />
@@ -279,5 +284,14 @@ fn line(p: &LineProps) -> Html {
             }) }
             if p.newline { { "\n" } }
         </span>
+    }
+}
+
+/// The generate command (`nginx-gen --no-detect …`) as another subcommand with the same
+/// inputs (`sudo nginx-gen apply --no-detect …`).
+fn subcommand(command: &str, with: &str) -> String {
+    match command.strip_prefix("nginx-gen") {
+        Some(args) => [with, args].concat(),
+        None => command.to_owned(),
     }
 }

@@ -10,8 +10,7 @@
 //! The test module holds an evaluator for the text: every formula a plan can produce is
 //! parsed back and recomputed (see `rules::tests`), so a wrong text fails a test.
 
-use std::fmt::Write as _;
-
+use crate::digits::push_u64;
 use crate::size::ByteSize;
 use crate::version::Version;
 
@@ -38,6 +37,19 @@ pub struct Term {
 }
 
 const fn gcd(mut a: u128, mut b: u128) -> u128 {
+    if a <= u64::MAX as u128 && b <= u64::MAX as u128 {
+        // The common case, in machine words: 128-bit division is a library call.
+        return gcd64(a as u64, b as u64) as u128;
+    }
+    while b != 0 {
+        let t = a % b;
+        a = b;
+        b = t;
+    }
+    a
+}
+
+const fn gcd64(mut a: u64, mut b: u64) -> u64 {
     while b != 0 {
         let t = a % b;
         a = b;
@@ -56,19 +68,57 @@ fn decimal(n: u64, d: u64) -> String {
     // Each part is at most `n`, so it fits a `u64`.
     let part = |v: u128| u64::try_from(v).unwrap_or(u64::MAX);
     if d == 1 {
-        return part(n).to_string();
+        return whole(part(n));
     }
     for (scale, width) in [(10, 1), (100, 2), (1000, 3)] {
         if (n * scale) % d == 0 {
             let v = n * scale / d;
-            return format!("{}.{:0width$}", part(v / scale), part(v % scale));
+            let (int, frac) = (part(v / scale), part(v % scale));
+            let mut text = whole(int);
+            text.push('.');
+            // `frac` is below `scale`: pad it to `width` digits.
+            let shown = if frac >= 100 {
+                3
+            } else if frac >= 10 {
+                2
+            } else {
+                1
+            };
+            for _ in shown..width {
+                text.push('0');
+            }
+            push_u64(&mut text, frac);
+            return text;
         }
     }
-    format!("{}/{}", part(n), part(d))
+    let mut text = whole(part(n));
+    text.push('/');
+    push_u64(&mut text, part(d));
+    text
+}
+
+/// Room for a term's text and what usually follows it (labels, operators, the operand),
+/// so that building a formula does not grow each string several times.
+const TEXT_CAPACITY: usize = 48;
+
+/// `n` in decimal, in a string with room for the rest of a formula.
+fn whole(n: u64) -> String {
+    let mut text = String::with_capacity(TEXT_CAPACITY);
+    push_u64(&mut text, n);
+    text
 }
 
 impl Term {
     fn new(num: u128, den: u128, text: String, prec: Prec) -> Self {
+        if den == 1 {
+            // Whole: already in lowest terms (and 128-bit division is a library call).
+            return Self {
+                num,
+                den,
+                text,
+                prec,
+            };
+        }
         let g = gcd(num, den).max(1);
         Self {
             num: num / g,
@@ -81,7 +131,7 @@ impl Term {
     /// A whole number.
     pub fn num(n: impl Into<u64>) -> Self {
         let n = n.into();
-        Self::new(u128::from(n), 1, n.to_string(), Prec::Atom)
+        Self::new(u128::from(n), 1, whole(n), Prec::Atom)
     }
 
     /// A fraction, written as a decimal where it has one: `ratio(3, 2)` is `1.5`.
@@ -135,6 +185,9 @@ impl Term {
 
     /// The value, rounded up to a whole number (exact for every whole term).
     pub fn value(&self) -> u64 {
+        if self.den == 1 {
+            return self.num.min(u128::from(u64::MAX)) as u64;
+        }
         self.num.div_ceil(self.den).min(u128::from(u64::MAX)) as u64
     }
 
@@ -334,7 +387,7 @@ impl Term {
         } else {
             ", rounded up to "
         });
-        let _ = write!(text, "{step}"); // a u64: no u128 formatting in the browser builds
+        push_u64(&mut text, step);
         Self::new(n, 1, text, Prec::Rounded)
     }
 }
@@ -346,14 +399,22 @@ pub struct Formula(String);
 impl Formula {
     /// `term = value`.
     pub fn equals(term: &Term) -> Self {
-        let mut f = Self(term.text.clone());
-        let _ = write!(f.0, " = {}", term.value());
+        let mut f = Self::of(term);
+        f.0.push_str(" = ");
+        push_u64(&mut f.0, term.value());
         f
+    }
+
+    /// A formula that starts with the term's text.
+    fn of(term: &Term) -> Self {
+        let mut text = String::with_capacity(term.text.len() + TEXT_CAPACITY);
+        text.push_str(&term.text);
+        Self(text)
     }
 
     /// `term = size`, the value written as nginx writes sizes.
     pub fn equals_size(term: &Term) -> Self {
-        let mut f = Self(term.text.clone());
+        let mut f = Self::of(term);
         f.0.push_str(" = ");
         f.0.push_str(&Term::size(ByteSize::bytes(term.value())).text);
         f
@@ -362,17 +423,17 @@ impl Formula {
     /// `term = Nm`, the value written in MiB as `ssl_session_cache` and other zone sizes
     /// take it (`1024m`, not `1g`).
     pub fn equals_mib(term: &Term) -> Self {
-        let mut f = Self(term.text.clone());
-        let _ = write!(f.0, " = {}m", term.value() >> 20);
+        let mut f = Self::of(term);
+        f.0.push_str(" = ");
+        push_u64(&mut f.0, term.value() >> 20);
+        f.0.push('m');
         f
     }
 
     /// `name = …`, before an equation.
     #[must_use]
-    pub fn named(mut self, name: &str) -> Self {
-        self.0.insert_str(0, " = ");
-        self.0.insert_str(0, name);
-        self
+    pub fn named(self, name: &str) -> Self {
+        Self([name, " = ", &self.0].concat())
     }
 
     /// `… op rhs`, a comparison that holds.
@@ -387,7 +448,7 @@ impl Formula {
 
     /// `lhs op rhs`, a comparison on its own.
     pub fn comparison(lhs: &Term, op: &str, rhs: &Term) -> Self {
-        Self(lhs.text.clone()).compare(op, rhs)
+        Self::of(lhs).compare(op, rhs)
     }
 
     /// `input = value`: the value is an input as given.
