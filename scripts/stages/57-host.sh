@@ -6,7 +6,8 @@
 # comparisons and nginx -T inside the container. Faults: real ones (a tree nginx -t
 # rejects, a sysctl file the kernel rejects, a reload the unit refuses, a host site that
 # closes the probe's connection, a restart the unit refuses) and injected ones
-# (NGINX_GEN_TEST_FAIL_STEP=probe-http, in apply and in rollback); nginx-gen rollback.
+# (NGINX_GEN_TEST_FAIL_STEP=probe-http, in apply and in rollback); nginx-gen rollback; the
+# install script of --format script, run with sh (tests/host/tests/script.rs).
 # The root is built once by scripts/host-root.sh (cached in ${NGINX_GEN_CACHE:-/var/cache/nginx-gen}).
 # NGINX_GEN_HOST_FEATURES=rollback-check adds the check scenarios (once check is merged).
 # Results: tests/artifacts/host.md. Needs root.
