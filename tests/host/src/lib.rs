@@ -458,22 +458,22 @@ impl Container {
     /// `GET /` with `Host: host` on `127.0.0.1:port`, by curl inside the container:
     /// (status code, body). Code 0: no HTTP answer.
     pub fn get(&self, host: &str, port: u16) -> (u16, String) {
-        let out = self.sh(&format!(
-            "curl -sS --max-time 5 -o /tmp/.body -w '%{{http_code}}' --resolve {host}:{port}:127.0.0.1 http://{host}:{port}/; cat /tmp/.body 2>/dev/null; rm -f /tmp/.body"
-        ));
-        let code = out
-            .stdout
-            .get(..3)
-            .and_then(|c| c.parse().ok())
-            .unwrap_or(0);
-        (code, out.stdout.get(3..).unwrap_or("").to_owned())
+        self.curl(&format!(
+            "--resolve {host}:{port}:127.0.0.1 http://{host}:{port}/"
+        ))
     }
 
     /// `GET /` with `Host: host` on `[::1]:80` (IPv6 loopback), by curl inside the container:
     /// (status code, body). Code 0: no HTTP answer.
     pub fn get_v6(&self, host: &str) -> (u16, String) {
+        self.curl(&format!("-H 'Host: {host}' 'http://[::1]/'"))
+    }
+
+    /// One request by curl inside the container, `args` its target: (status code, body).
+    /// Code 0: no HTTP answer.
+    fn curl(&self, args: &str) -> (u16, String) {
         let out = self.sh(&format!(
-            "curl -sS --max-time 5 -o /tmp/.body -w '%{{http_code}}' -H 'Host: {host}' 'http://[::1]/'; cat /tmp/.body 2>/dev/null; rm -f /tmp/.body"
+            "curl -sS --max-time 5 -o /tmp/.body -w '%{{http_code}}' {args}; cat /tmp/.body 2>/dev/null; rm -f /tmp/.body"
         ));
         let code = out
             .stdout
