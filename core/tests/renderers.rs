@@ -98,7 +98,7 @@ fn the_install_script_carries_the_files_verbatim() {
     let script = render::install_script(&plan);
     for file in render::files(&plan) {
         let heredoc = format!(
-            "cat > '{}.nginx-gen-new' <<'NGINX_GEN_EOF'\n{}NGINX_GEN_EOF\n",
+            "new '{}' <<'NGINX_GEN_EOF'\n{}NGINX_GEN_EOF\n",
             file.path, file.contents
         );
         assert!(
@@ -107,6 +107,14 @@ fn the_install_script_carries_the_files_verbatim() {
             file.path
         );
     }
+    // apply's steps, in its order, and the plan's probes (literal names, loopback, TLS).
+    assert!(script.contains("\nset -eu\n"));
+    assert!(script.ends_with("NGINX_GEN_EOF\nmain\n"));
+    assert!(script.contains("stage; backup; install; service\n"));
+    assert!(
+        script.contains("addr=127.0.0.1 port=80 tls=443 names='example.org www.example.org'\n")
+    );
+    assert!(script.contains(&format!("cmd='{}'", plan.command)));
     let checked = std::process::Command::new("sh")
         .arg("-n")
         .arg("-c")
@@ -114,6 +122,26 @@ fn the_install_script_carries_the_files_verbatim() {
         .status()
         .expect("sh runs");
     assert!(checked.success(), "the script is not valid sh");
+}
+
+/// The shell part is the same in every language: only the comments are translated.
+#[test]
+fn the_install_script_translates_only_its_comments() {
+    let plan = Plan::new(&fixture("guide"));
+    let strip = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter(|l| !l.trim_start().starts_with('#'))
+            .map(str::to_owned)
+            .collect()
+    };
+    let english = strip(&render::install_script(&plan));
+    for &lang in Lang::ALL {
+        let cat = built_in(lang);
+        let script = render::install_script_in(&plan, &cat);
+        let shell = strip(&script);
+        // The files' own comments are translated too (their lines start with `#`).
+        assert_eq!(shell, english, "{lang}");
+    }
 }
 
 #[test]

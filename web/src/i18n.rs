@@ -63,7 +63,7 @@ texts! {
     DownloadHint => "Every file, laid out like /etc: unpack with tar -xzf … -C /",
     ShareLink => "Copy share link",
     Script => "install.sh",
-    ScriptHint => "Paste into a root shell: it writes every file (keeping backups), runs nginx -t, and only then sysctl --system, systemctl daemon-reload and a reload.",
+    ScriptHint => "Paste into a root shell. Like nginx-gen apply, it tests the new files on a copy with nginx -t first, backs up, installs, reloads or restarts nginx, probes it, and restores every file on a failure.",
     Command => "The same with the command-line tool:",
     Capacity => "Capacity",
     CapClients => "Concurrent clients",

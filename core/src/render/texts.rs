@@ -44,8 +44,7 @@ crate::rules::text_table! {
     LIMIT_SLOTS = "summary.limit.slots" => "limited by connection slots",
     PRECOMPRESS = "summary.precompress" => "Precompress the site after each deploy: {command}",
     WARNING = "summary.warning" => "warning: {message}",
-    SCRIPT_ROOT = "script.run_as_root" => "Run as root. Existing files are copied to a backup directory first; if `nginx -t` rejects the result, they are put back and nothing is reloaded.",
-    SCRIPT_PUT = "script.put" => "put PATH: move PATH.nginx-gen-new into place, keeping a backup of PATH.",
-    SCRIPT_RESTORE = "script.restore" => "restore PATH: the backup if there is one, otherwise remove the new file.",
-    SCRIPT_NOFILE = "script.limit_nofile" => "LimitNOFILE applies to the master at its next restart; workers get worker_rlimit_nofile on this reload already.",
+    SCRIPT_ROOT = "script.run_as_root" => "Run as root. It does what `nginx-gen apply` does (docs/lifecycle.md); `nginx-gen rollback ID` restores the backup set it makes.",
+    SCRIPT_STEPS = "script.steps" => "The steps, the same for every plan: decide, stage (nginx -t on a copy of /etc/nginx), backup, install, service (sysctl, reload or restart, probes); after a failure, undo restores every file.",
+    SCRIPT_PLAN = "script.plan" => "This plan: the command it records, where the probes ask, each file.",
 }
