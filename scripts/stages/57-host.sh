@@ -7,7 +7,8 @@
 # rejects, a sysctl file the kernel rejects, a reload the unit refuses, a host site that
 # closes the probe's connection, a restart the unit refuses) and injected ones
 # (NGINX_GEN_TEST_FAIL_STEP=probe-http, in apply and in rollback); nginx-gen rollback;
-# nginx-gen check on the stock host, after apply, after a sysctl and a limit changed.
+# nginx-gen check on the stock host, after apply, after a sysctl and a limit changed; the
+# install script of --format script, run with sh (tests/host/tests/script.rs).
 # The root is built once by scripts/host-root.sh (cached in ${NGINX_GEN_CACHE:-/var/cache/nginx-gen}).
 # Results: tests/artifacts/host.md. Needs root.
 set -euo pipefail

@@ -40,11 +40,8 @@ owned() { [ ! -f $M ] || sed -n "s/^ *\"$1\": \"\([^\"]*\)\".*/\1/p" $M; }
 conf() { [ ! -f "$1" ] || sed 's/^[[:space:]]*//;s/[[:space:]]*$//;/^[#;]/d;/^$/d' "$1"; }
 differs() { [ "$(conf "$1")" != "$(conf "$T/new$1")" ]; }
 has() { case " $1 " in *" $2 "*) ;; *) return 1 ;; esac; }
-list() {
-  printf '['; s=
-  for x; do printf '%s\n    "%s"' "$s" "$x"; s=,; done
-  [ -z "$s" ] || printf '\n  '; printf ']'
-}
+list() { printf '['; s=; for x; do printf '%s"%s"' "$s" "$x"; s=', '; done; printf ']'; }
+sc() { systemctl "$@" || die "systemctl $* failed"; }
 decide() {
   for p in $files; do cmp -s "$T/new$p" "$p" || ch="$ch $p"; done
   for p in $(owned path); do
@@ -86,10 +83,10 @@ backup() {
   done
   for p in $gone; do keep "$p"; done
   {
-    printf '{\n  "command": "%s",\n  "created": ' "$cmd"; list $cre
-    printf ',\n  "created_dirs": '; list $dirs
-    printf ',\n  "removed": '; list $gone
-    printf ',\n  "replaced": '; list $rep; printf '\n}\n'
+    printf '{"command": "%s",\n "created": ' "$cmd"; list $cre
+    printf ',\n "created_dirs": '; list $dirs
+    printf ',\n "removed": '; list $gone
+    printf ',\n "replaced": '; list $rep; printf '}\n'
   } >"$B/set.json"
   {
     printf '{\n  "backup": "%s",\n  "command": "%s",\n  "files": [' "${B##*/}" "$cmd"; s=
@@ -120,7 +117,7 @@ workers() {
 }
 reload() {
   m=$(systemctl show -p MainPID --value nginx) o=$(workers "$m") n=0
-  systemctl reload nginx || die 'systemctl reload nginx failed'
+  sc reload nginx
   while [ -n "$o" ]; do
     x=$(workers "$m")
     [ -z "$x" ] || printf '%s\n' $x | grep -qxF "$o" || break
@@ -143,10 +140,10 @@ service() {
     say "note: systemd is not PID 1 here: no reload, restart or probes; run $x where it is"
     return 0
   fi
-  if [ -n "$dr" ]; then step=daemon-reload; systemctl daemon-reload || die 'systemctl daemon-reload failed'; say "$step"; fi
+  if [ -n "$dr" ]; then step=daemon-reload; sc daemon-reload; say "$step"; fi
   if [ -n "$rs" ]; then
     step=restart ran=restart
-    systemctl restart nginx || die 'systemctl restart nginx failed'
+    sc restart nginx
     say "restarted nginx (the drop-in's limits apply to a new process only)"
   elif [ -n "$rl" ]; then step=reload ran=reload; reload
   else return 0; fi
@@ -204,25 +201,31 @@ pub fn install_script(plan: &Plan) -> String {
     install_script_in(plan, Catalogue::english())
 }
 
-/// Where the probes ask: the first IPv4 listen address (loopback for the wildcard), its
-/// port, the TLS port (`None` without TLS or while bootstrapping) and the literal server
-/// names (not wildcards or regexes), as `nginx-gen apply` probes.
-fn probes(plan: &Plan) -> (String, u16, Option<u16>, Vec<&str>) {
+/// Writes the probes' variables: the first IPv4 listen address (loopback for the
+/// wildcard) and its port, the TLS port (empty without TLS or while bootstrapping) and the
+/// literal server names (not wildcards or regexes), as `nginx-gen apply` probes; all empty
+/// without an IPv4 listen.
+fn push_probes(out: &mut String, plan: &Plan) {
     let i = &plan.inputs;
     let Some(listen) = i.listen.iter().find(|l| l.addr.is_none_or(Ip::is_ipv4)) else {
-        return (String::new(), 0, None, Vec::new());
+        out.push_str("addr= port= tls= names=\n");
+        return;
     };
-    let addr = listen
-        .addr
-        .map_or_else(|| "127.0.0.1".to_owned(), |a| a.to_string());
-    let names = i
-        .server_names
-        .iter()
-        .map(ServerName::as_str)
-        .filter(|n| !n.starts_with(['*', '~', '.']) && !n.ends_with('*') && *n != "_")
-        .collect();
-    let tls = (i.tls && !i.bootstrap).then_some(i.tls_port);
-    (addr, listen.port, tls, names)
+    let addr = listen.addr.unwrap_or(Ip::V4([127, 0, 0, 1]));
+    let _ = write!(out, "addr={addr} port={} tls=", listen.port);
+    if i.tls && !i.bootstrap {
+        let _ = write!(out, "{}", i.tls_port);
+    }
+    out.push_str(" names='");
+    let mut sep = "";
+    for name in i.server_names.iter().map(ServerName::as_str) {
+        if !name.starts_with(['*', '~', '.']) && !name.ends_with('*') && name != "_" {
+            out.push_str(sep);
+            out.push_str(name);
+            sep = " ";
+        }
+    }
+    out.push_str("'\n");
 }
 
 /// Renders the install script in the catalogue's language (its comments; the messages
@@ -241,18 +244,22 @@ pub fn install_script_in(plan: &Plan, cat: &Catalogue) -> String {
     out.push('\n');
     push_wrapped(&mut out, "# ", cat.get(&texts::SCRIPT_PLAN), WIDTH);
     // The command goes into JSON strings (set.json, the manifest) and single quotes.
-    let cmd = plan
-        .command
-        .replace('\\', "\\\\")
-        .replace('"', "\\\"")
-        .replace('\'', "'\\''");
-    let (addr, port, tls, names) = probes(plan);
+    out.push_str("cmd='");
+    for c in plan.command.chars() {
+        match c {
+            '\\' | '"' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '\'' => out.push_str("'\\''"),
+            _ => out.push(c),
+        }
+    }
     let _ = writeln!(
         out,
-        "cmd='{cmd}' tool='nginx-gen {VERSION}' policy='{POLICY_VERSION}'\naddr={addr} port={port} tls={} names='{}'",
-        tls.map(|p| p.to_string()).unwrap_or_default(),
-        names.join(" ")
+        "' tool='nginx-gen {VERSION}' policy='{POLICY_VERSION}'"
     );
+    push_probes(&mut out, plan);
     for file in &files {
         let _ = write!(
             out,

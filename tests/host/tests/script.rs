@@ -107,7 +107,10 @@ fn the_script_installs_then_has_nothing_to_do_and_rollback_restores_it() {
         "{set:#}"
     );
     assert_eq!(set["created"].as_array().unwrap().len(), 4, "{set:#}");
-    s.note(&format!("set.json: {set}"));
+    s.note(&format!(
+        "set.json: replaced {}, created_dirs {}",
+        set["replaced"], set["created_dirs"]
+    ));
 
     // Again: nothing to do, nothing touched.
     let after = c.snapshot(&STATE, &[]);
@@ -257,4 +260,72 @@ fn the_script_restores_every_file_when_a_probe_gets_no_answer() {
     assert_eq!(c.nofile(after), stock, "the stock limits again");
     assert_eq!(c.get_v6("old.example"), (200, OLD_BODY.to_owned()));
     s.note("restored byte for byte; daemon-reload and restart: stock limits");
+}
+
+#[test]
+#[ignore = "needs root, scripts/host-root.sh's root and the release binary (stage 57-host)"]
+fn the_script_restores_every_file_when_sysctl_fails_for_another_reason() {
+    let _s = Scenario::start("script: sysctl --system fails (EINVAL), restored");
+    let c = boot("script-sysctl", &["new.example"]);
+    // A value the kernel rejects: not an error the environment causes.
+    c.write(
+        "/etc/sysctl.d/60-broken.conf",
+        b"net.core.somaxconn = not-a-number\n",
+    );
+    let was = c.snapshot(&STATE, &["/var/lib/nginx-gen"]);
+    let (master, _) = c.nginx_pids();
+    let out = script(&c, &inputs("new.example"));
+    assert_eq!(out.code, Some(1), "{}", out.both());
+    assert!(
+        out.stderr.contains("failed at step sysctl")
+            && out.stderr.contains("Invalid argument")
+            && out
+                .stderr
+                .contains("rolled back: every file restored byte for byte")
+            && out.stderr.contains("restore: systemctl daemon-reload")
+            && !out.stderr.contains("restore: systemctl restart"),
+        "{}",
+        out.both()
+    );
+    assert_same(
+        &was,
+        &c.snapshot(&STATE, &["/var/lib/nginx-gen"]),
+        "files after the failed run",
+    );
+    assert_eq!(c.nginx_pids().0, master, "nginx was not touched");
+    assert_serves(&c, "old.example", OLD_BODY);
+}
+
+#[test]
+#[ignore = "needs root, scripts/host-root.sh's root and the release binary (stage 57-host)"]
+fn without_systemd_as_pid_1_the_script_installs_and_says_what_to_run() {
+    let _s = Scenario::start("script: no systemd as PID 1, files installed, a note");
+    let c = boot("script-nosystemd", &["new.example"]);
+    let (master, _) = c.nginx_pids();
+    let args = inputs("new.example");
+    c.write(
+        "/root/install.sh",
+        generated(&c, &args, "script").as_bytes(),
+    );
+    // /run/systemd/system hidden in a mount namespace of its own: as in a container
+    // without systemd.
+    let out = c.sh("unshare -m sh -c 'mount -t tmpfs none /run/systemd && sh /root/install.sh'");
+    assert_eq!(out.code, Some(0), "{}", out.both());
+    assert!(
+        out.stdout.contains(
+            "note: systemd is not PID 1 here: no reload, restart or probes; run systemctl daemon-reload; systemctl restart nginx where it is"
+        ),
+        "{}",
+        out.both()
+    );
+    assert!(!out.stdout.contains("probes:"), "{}", out.both());
+    assert_eq!(
+        String::from_utf8(c.read(DROPIN)).unwrap(),
+        generated(&c, &args, "systemd")
+    );
+    assert!(c.path("/var/lib/nginx-gen/manifest.json").exists());
+    assert_eq!(c.nginx_pids().0, master, "nginx was not touched");
+    // The next run, with systemd, has nothing to do: the files are installed.
+    let again = c.sh("sh /root/install.sh");
+    assert!(again.stdout.contains("nothing to do"), "{}", again.both());
 }
