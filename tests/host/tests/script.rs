@@ -10,8 +10,8 @@
 //! `cargo test -p nginx-gen-host-tests --test script -- --include-ignored --test-threads=1`.
 
 use nginx_gen_host_tests::{
-    Container, OLD_BODY, Out, STATE, Scenario, assert_same, assert_serves, body, boot, directive,
-    generated, inputs,
+    Container, OLD_BODY, Out, STATE, Scenario, applied, assert_same, assert_serves, body, boot,
+    directive, generated, inputs,
 };
 
 const DROPIN: &str = "/etc/systemd/system/nginx.service.d/nginx-gen.conf";
@@ -122,6 +122,11 @@ fn the_script_installs_then_has_nothing_to_do_and_rollback_restores_it() {
         "files after the second run",
     );
     assert_eq!(c.nginx_pids().0, master, "neither restarted nor replaced");
+
+    // apply reads the script's manifest as its own: the same inputs, nothing to do.
+    let out = applied(&c, &args);
+    assert!(out.contains("nothing to do"), "{out}");
+    assert_eq!(c.backup_sets(), sets, "no new backup set");
 
     // nginx-gen rollback restores the script's run.
     let out = c.nginx_gen(&["rollback"], &[]);
