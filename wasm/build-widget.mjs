@@ -42,4 +42,5 @@ writeFileSync(path.join(out, 'nginx-gen-widget.js'), bundle);
 copyFileSync(path.join(pkg, 'nginx_gen_wasm_bg.wasm'), path.join(out, 'nginx_gen_wasm_bg.wasm'));
 // The other languages' catalogues, fetched by a widget whose lang asks for one.
 cpSync(path.join(root, 'core', 'i18n'), path.join(out, 'i18n'), { recursive: true });
-console.log(`widget: ${path.join(out, 'nginx-gen-widget.js')} (${bundle.length} bytes) + nginx_gen_wasm_bg.wasm + i18n/`);
+cpSync(path.join(root, 'core', 'script'), path.join(out, 'script'), { recursive: true });
+console.log(`widget: ${path.join(out, 'nginx-gen-widget.js')} (${bundle.length} bytes) + nginx_gen_wasm_bg.wasm + i18n/ + script/`);

@@ -24,8 +24,10 @@ if (licence && !existsSync(path.join(dir, licence))) copyFileSync(path.join(root
 
 // The translations, loaded on demand with setCatalogue(): English is built in.
 cpSync(path.join(root, 'core', 'i18n'), path.join(dir, 'i18n'), { recursive: true });
+// The install script's functions, loaded on demand with setInstallSteps().
+cpSync(path.join(root, 'core', 'script'), path.join(dir, 'script'), { recursive: true });
 
-const extra = ['README.md', 'i18n/', ...(licence ? [licence] : [])];
+const extra = ['README.md', 'i18n/', 'script/', ...(licence ? [licence] : [])];
 pkg.files = [...new Set([...pkg.files, ...extra])];
 pkg.keywords = [...new Set([...(pkg.keywords || []), 'nginx', 'webassembly'])];
 pkg.nginxGenTarget = target; // which wasm-pack --target built this directory

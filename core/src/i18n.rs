@@ -40,10 +40,18 @@ pub fn english() -> impl Iterator<Item = &'static Text> {
 
 /// FNV-1a 64 of an English template, as 16 hex digits: a catalogue entry's `from`.
 pub fn fingerprint(text: &str) -> String {
-    let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    });
-    format!("{hash:016x}")
+    format!("{:016x}", fnv1a(text.as_bytes()))
+}
+
+/// FNV-1a 64 (a `const fn`, so a file compiled in can be fingerprinted while compiling).
+pub(crate) const fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut hash = 0xcbf2_9ce4_8422_2325_u64;
+    let mut i = 0;
+    while i < bytes.len() {
+        hash = (hash ^ bytes[i] as u64).wrapping_mul(0x0100_0000_01b3);
+        i += 1;
+    }
+    hash
 }
 
 /// One translated text.

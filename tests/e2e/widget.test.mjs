@@ -176,6 +176,31 @@ test('a widget whose lang asks for another language fetches its catalogue once',
   await context.close();
 });
 
+test('show="script" fetches the install script\'s functions once and gives the CLI\'s script', async () => {
+  const { context, page, problems } = await openPage();
+  const fetched = [];
+  page.on('request', (r) => { if (r.url().includes('/script/')) fetched.push(new URL(r.url()).pathname); });
+  await page.goto(base);
+  await page.waitForFunction(() => [...document.querySelectorAll('nginx-gen-widget')].every((w) => w.dataset.state === 'ready'));
+  assert.deepEqual(fetched, [], 'widgets without the script fetch nothing more');
+  for (const id of ['s1', 's2']) {
+    await page.evaluate((id) => {
+      const w = document.createElement('nginx-gen-widget');
+      Object.entries({ id, vcpu: '2', ram: '4G', workload: 'proxy', tls: '', show: 'script', form: 'off' })
+        .forEach(([k, v]) => w.setAttribute(k, v));
+      document.body.append(w);
+    }, id);
+  }
+  await page.waitForFunction(() => ['s1', 's2'].every((id) => document.getElementById(id).dataset.state === 'ready'));
+  assert.deepEqual(fetched, ['/script/install-steps.sh'], 'one request for two widgets');
+  for (const w of (await readWidgets(page)).filter((w) => ['s1', 's2'].includes(w.id))) {
+    assert.equal(w.error, '', `${w.id}: no error`);
+    assertSameAsCli(w, ['--vcpu', '2', '--ram', '4G', '--workload', 'proxy', '--tls']);
+  }
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('copy buttons put the exact file on the clipboard', async () => {
   const { context, page } = await openPage();
   await page.goto(base);

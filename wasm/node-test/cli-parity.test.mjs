@@ -18,6 +18,8 @@ const CLI = process.env.NGINX_GEN || path.join(root, 'target', 'release', 'nginx
 for (const lang of ['de', 'nl', 'ru', 'es']) {
   assert.equal(wasm.setCatalogue(readFileSync(path.join(root, 'wasm', 'pkg-nodejs', 'i18n', `${lang}.json`), 'utf8')), lang);
 }
+// So are the install script's functions (for --format script).
+wasm.setInstallSteps(readFileSync(path.join(root, 'wasm', 'pkg-nodejs', 'script', 'install-steps.sh'), 'utf8'));
 
 // Input combinations: every workload, layout, language and TLS option, small and large
 // machines, string and number scalars. vcpu and ram are always given (no host probing).

@@ -26,13 +26,14 @@ for (const [target, dir] of Object.entries(PACKAGES)) {
     assert.ok(pkg.main || pkg.module, 'an entry point');
     for (const f of pkg.files) assert.ok(existsSync(path.join(pkgDir, f)), `listed file ${f} exists`);
     for (const f of ['de', 'nl', 'ru', 'es']) assert.ok(existsSync(path.join(pkgDir, 'i18n', `${f}.json`)), `i18n/${f}.json`);
-    for (const f of ['README.md', 'i18n/', pkg.types, pkg.main || pkg.module, 'nginx_gen_wasm_bg.wasm']) {
+    assert.ok(existsSync(path.join(pkgDir, 'script', 'install-steps.sh')), 'script/install-steps.sh');
+    for (const f of ['README.md', 'i18n/', 'script/', pkg.types, pkg.main || pkg.module, 'nginx_gen_wasm_bg.wasm']) {
       assert.ok(pkg.files.includes(f), `${f} is published`);
     }
     assert.match(readFileSync(path.join(pkgDir, 'README.md'), 'utf8'), /## Usage[\s\S]*generate\(/, 'README with a usage example');
     // Generated TypeScript: every exported function and every type it names is declared.
     const dts = readFileSync(path.join(pkgDir, pkg.types), 'utf8');
-    for (const name of ['generate', 'render', 'summary', 'explain', 'setCatalogue', 'defaults', 'choices', 'schemaVersion', 'version', 'policyVersion']) {
+    for (const name of ['generate', 'render', 'summary', 'explain', 'setCatalogue', 'setInstallSteps', 'defaults', 'choices', 'schemaVersion', 'version', 'policyVersion']) {
       assert.match(dts, new RegExp(`export function ${name}\\(`), name);
     }
     for (const type of ['RawInputs', 'Scalar', 'Generated', 'JsonPlan', 'JsonSetting', 'Scope', 'Reason', 'Capacity', 'Warning', 'Omitted', 'InputError', 'InputFailure', 'Choices']) {
@@ -52,6 +53,11 @@ test('the web package runs with initSync', { skip: !existsSync(path.join(root, '
   assert.equal(web.setCatalogue(readFileSync(path.join(root, 'wasm/pkg-web/i18n/de.json'), 'utf8')), 'de');
   assert.equal(web.render(german, 'nginx'),
     execFileSync(CLI, ['--no-detect', '--vcpu', '2', '--ram', '4G', '--workload', 'api', '--lang', 'de', '--format', 'nginx'], { encoding: 'utf8' }));
+  // So does the install script, its functions being in script/.
+  assert.throws(() => web.render(INPUT, 'script'), (err) => err.field === 'format' && /setInstallSteps/.test(err.message) && /install-steps\.sh/.test(err.accepted));
+  web.setInstallSteps(readFileSync(path.join(root, 'wasm/pkg-web/script/install-steps.sh'), 'utf8'));
+  assert.equal(web.render(INPUT, 'script'),
+    execFileSync(CLI, ['--no-detect', '--vcpu', '2', '--ram', '4G', '--workload', 'api', '--format', 'script'], { encoding: 'utf8' }));
 });
 
 test('the bundler package runs where .wasm imports are supported (node --experimental-wasm-modules)',

@@ -14,13 +14,13 @@
 //! functions name those types with `unchecked_*_type`. Where the bindings live and why:
 //! docs/wasm.md.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use nginx_gen_core::i18n::Catalogue;
 use nginx_gen_core::inputs::Msg;
 use nginx_gen_core::json::write::{ToJson, Writer, to_string_pretty};
-use nginx_gen_core::render::{self, File, Format, JsonPlan, SCHEMA_VERSION};
+use nginx_gen_core::render::{self, File, Format, InstallSteps, JsonPlan, SCHEMA_VERSION};
 use nginx_gen_core::{
     InputError, InputErrors, Inputs, Lang, Layout, Plan, RawInputs, TlsProfile, Workload,
 };
@@ -232,6 +232,28 @@ pub fn set_catalogue(json: &str) -> Result<String, JsValue> {
     Ok(lang.to_string())
 }
 
+/// What [`set_install_steps`] takes.
+const STEPS_FILE: &str = "the text of this package's script/install-steps.sh";
+
+thread_local! {
+    /// The install script's functions handed to [`set_install_steps`].
+    static STEPS: Cell<Option<InstallSteps<'static>>> = const { Cell::new(None) };
+}
+
+/// Hands the module the install script's functions: the text of the package's
+/// `script/install-steps.sh` (the same for every plan, so it is not compiled in: 2.6 KB of
+/// the module that only `render(…, "script")` needs). It must be this version's file.
+#[wasm_bindgen(js_name = setInstallSteps)]
+pub fn set_install_steps(text: String) -> Result<(), JsValue> {
+    if STEPS.get().is_none() {
+        let text: &'static str = text.leak();
+        let steps = InstallSteps::check(text)
+            .map_err(|e| one_error("steps", e.into(), STEPS_FILE.into()))?;
+        STEPS.set(Some(steps));
+    }
+    Ok(())
+}
+
 fn plan_of(raw: &RawInputs) -> Result<Plan, JsValue> {
     Inputs::from_raw(raw).map(|i| Plan::new(&i)).map_err(|e| {
         // The messages in the inputs' language when its catalogue is at hand.
@@ -276,7 +298,13 @@ pub fn render(
         )
     })?;
     let plan = plan_of(&raw_inputs(inputs)?)?;
-    Ok(render::render_in(&plan, format, &*catalogue_of(&plan)?))
+    render::render_with(&plan, format, &*catalogue_of(&plan)?, STEPS.get()).ok_or_else(|| {
+        one_error(
+            "format",
+            "'script' needs setInstallSteps() first".into(),
+            STEPS_FILE.into(),
+        )
+    })
 }
 
 /// The capacity summary and warnings the CLI prints after the files.

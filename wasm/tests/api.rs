@@ -128,7 +128,7 @@ fn schema_round_trip() {
         // It names the running policy, which validation reads as "unset".
         assert_eq!(raw.policy.as_deref(), Some(nginx_gen_core::POLICY_VERSION));
         let mut complete = validated.to_raw();
-        complete.policy = raw.policy.clone();
+        complete.policy.clone_from(&raw.policy);
         assert_eq!(raw, complete, "complete document");
         // … that reproduces the same result.
         let again = api::generate(&inputs).unwrap();
@@ -373,4 +373,21 @@ fn a_circular_object_is_an_input_error() {
     let obj = js_sys::Object::new();
     Reflect::set(&obj, &"self".into(), &obj).unwrap();
     assert_error(&api::generate(&obj).unwrap_err(), "input");
+}
+
+/// The install script's functions are not compiled in: `render(…, "script")` needs them
+/// handed over first, and only this version's file is taken; then it is the CLI's script.
+#[wasm_bindgen_test]
+fn the_install_script_needs_its_steps() {
+    let input = js(r#"{"vcpu": 2, "ram": "4G", "tls": true}"#);
+    assert_error(&api::render(&input, "script").unwrap_err(), "format");
+    assert_error(
+        &api::set_install_steps("#!/bin/sh\necho another file\n".into()).unwrap_err(),
+        "steps",
+    );
+    api::set_install_steps(include_str!("../../core/script/install-steps.sh").into()).unwrap();
+    assert_eq!(
+        api::render(&input, "script").unwrap(),
+        render::install_script(&plan(r#"{"vcpu": 2, "ram": "4G", "tls": true}"#))
+    );
 }

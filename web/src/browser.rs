@@ -145,9 +145,14 @@ pub fn now_secs() -> u64 {
     }
 }
 
-/// The text at `url` (relative to the page), or why not: a failed request, a status other
-/// than 200, or no window.
-pub async fn fetch_text(url: &str) -> Result<String, String> {
+/// Fetches the text at `url` (relative to the page) and hands it to `done`, or why not: a
+/// failed request, a status other than 200, or no window. (One boxed callback, so every
+/// caller shares one future.)
+pub fn fetch_then(url: String, done: Box<dyn FnOnce(Result<String, String>)>) {
+    wasm_bindgen_futures::spawn_local(async move { done(fetch_text(&url).await) });
+}
+
+async fn fetch_text(url: &str) -> Result<String, String> {
     let Some(w) = window() else {
         return Err("no browser".to_owned());
     };

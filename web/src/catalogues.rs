@@ -95,17 +95,17 @@ pub fn with_catalogue(lang: Lang, done: impl FnOnce(Result<Rc<Catalogue>, String
         done(Ok(cat));
         return;
     }
-    wasm_bindgen_futures::spawn_local(async move {
-        let loaded = crate::browser::fetch_text(&url(lang))
-            .await
-            .and_then(|text| parse(lang, &text))
-            .map(|cat| {
+    crate::browser::fetch_then(
+        url(lang),
+        Box::new(move |text| {
+            let loaded = text.and_then(|text| parse(lang, &text)).map(|cat| {
                 let cat = Rc::new(cat);
                 LOADED.with(|l| l.borrow_mut().push(cat.clone()));
                 cat
             });
-        done(loaded);
-    });
+            done(loaded);
+        }),
+    );
 }
 
 #[cfg(test)]

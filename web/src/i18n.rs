@@ -64,6 +64,7 @@ texts! {
     ShareLink => "Copy share link",
     Script => "install.sh",
     ScriptHint => "Paste into a root shell. Like nginx-gen apply, it tests the new files on a copy with nginx -t first, backs up, installs, reloads or restarts nginx, probes it, and restores every file on a failure.",
+    ScriptFailed => "The install script could not be loaded (offline before its first use?); nginx-gen … --format script prints it.",
     Command => "The same with the command-line tool:",
     Capacity => "Capacity",
     CapClients => "Concurrent clients",

@@ -18,6 +18,7 @@ pub mod components;
 pub mod fields;
 pub mod highlight;
 pub mod i18n;
+pub mod install_steps;
 pub mod share;
 pub mod state;
 #[cfg(test)]

@@ -238,8 +238,14 @@ impl Output {
         &self.cat
     }
 
-    /// A tab's text, rendered when it is first shown.
+    /// A tab's text, rendered when it is first shown (the install script's once its
+    /// functions are at hand, [`crate::install_steps`]; empty until then).
     fn shown(&self, tab: Tab) -> &(String, Vec<Origin>) {
+        static NOT_YET: (String, Vec<Origin>) = (String::new(), Vec::new());
+        let steps = crate::install_steps::cached();
+        if tab == Tab::Script && steps.is_none() {
+            return &NOT_YET;
+        }
         self.shown[tab.index()].get_or_init(|| {
             let (plan, cat) = (&self.plan, &*self.cat);
             match tab {
@@ -247,7 +253,10 @@ impl Output {
                 Tab::Site => render::site_with_origins(plan, cat),
                 Tab::Sysctl => render::sysctl_with_origins(plan, cat),
                 Tab::Systemd => render::systemd_with_origins(plan, cat),
-                Tab::Json | Tab::Script => (render::render_in(plan, tab.format(), cat), Vec::new()),
+                Tab::Json | Tab::Script => (
+                    render::render_with(plan, tab.format(), cat, steps).unwrap_or_default(),
+                    Vec::new(),
+                ),
             }
         })
     }
@@ -285,6 +294,8 @@ pub struct State {
     pub theme: Theme,
     /// The tab shown.
     pub tab: Tab,
+    /// Whether the install script's functions were fetched (`None`: not asked for yet).
+    pub steps: Option<Result<(), String>>,
     /// The setting whose reason is shown (index into `output.plan.settings`).
     pub selected: Option<usize>,
     /// What the core rejected in the form, if anything.
@@ -305,6 +316,9 @@ pub enum Action {
     SetLang(Rc<Catalogue>),
     /// The catalogue of a language could not be loaded.
     LangFailed(Lang),
+    /// The install script's functions were fetched (kept by [`crate::install_steps`]), or
+    /// why not.
+    Steps(Result<(), String>),
     /// Another colour scheme.
     SetTheme(Theme),
     /// Another tab.
@@ -337,6 +351,7 @@ impl State {
             lang: inputs.lang,
             output: Rc::new(Output::new(&inputs, &cat)),
             lang_failed: None,
+            steps: None,
             theme: Theme::Auto,
             tab: Tab::Nginx,
             selected: None,
@@ -377,6 +392,7 @@ impl State {
                 next.errors = next.errors.map(|e| e.localized(&cat));
             }
             Action::LangFailed(lang) => next.lang_failed = Some(lang),
+            Action::Steps(loaded) => next.steps = Some(loaded),
             Action::SetTheme(theme) => next.theme = theme,
             Action::SetTab(tab) => {
                 next.tab = tab;
@@ -438,6 +454,9 @@ mod tests {
             .reduce(Action::Set(Field::named("workload"), "proxy".into()))
             .reduce(Action::Set(Field::named("tls"), "true".into()));
         let json = r#"{"vcpu": 8, "workload": "proxy", "tls": true}"#;
+        // The install script waits for its functions (fetched by the page).
+        assert_eq!(s.output.text(Tab::Script), "");
+        crate::install_steps::keep(render::INSTALL_STEPS.to_owned()).unwrap();
         for tab in Tab::ALL {
             assert_eq!(s.output.text(tab), cli_text(json, tab.format()), "{tab:?}");
         }

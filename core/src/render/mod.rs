@@ -19,7 +19,9 @@ pub use explain::{
 };
 pub use json::{JsonPlan, SCHEMA_VERSION, json, json_in};
 pub use nginx::{nginx_conf, nginx_conf_in, nginx_conf_with_origins};
-pub use script::{install_script, install_script_in};
+pub use script::{
+    INSTALL_STEPS, InstallSteps, install_script, install_script_in, install_script_with,
+};
 pub use site::{site, site_in, site_with_origins};
 pub use sysctl::{sysctl, sysctl_in, sysctl_with_origins};
 pub use systemd::{systemd, systemd_in, systemd_with_origins};
@@ -116,7 +118,19 @@ pub fn render(plan: &Plan, format: Format) -> String {
 /// Renders one format in the catalogue's language: the plan holds English, so one plan
 /// renders in every language.
 pub fn render_in(plan: &Plan, format: Format, cat: &Catalogue) -> String {
-    match format {
+    // Always some: the steps are given.
+    render_with(plan, format, cat, Some(InstallSteps::BUILT_IN)).unwrap_or_default()
+}
+
+/// [`render_in`] for the builds that load the install script's functions on demand (the
+/// page, the module): `None` when `format` is the install script and `steps` is `None`.
+pub fn render_with(
+    plan: &Plan,
+    format: Format,
+    cat: &Catalogue,
+    steps: Option<InstallSteps<'_>>,
+) -> Option<String> {
+    Some(match format {
         Format::All => {
             let mut out = String::new();
             for file in files_in(plan, cat) {
@@ -135,8 +149,8 @@ pub fn render_in(plan: &Plan, format: Format, cat: &Catalogue) -> String {
         Format::Systemd => systemd_in(plan, cat),
         Format::Json => json_in(plan, cat),
         Format::Explain => explain_table_in(plan, cat),
-        Format::Script => install_script_in(plan, cat),
-    }
+        Format::Script => install_script_with(plan, cat, steps?),
+    })
 }
 
 /// The header every file starts with: tool, policy and the command that reproduces it;

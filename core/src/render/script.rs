@@ -5,9 +5,9 @@
 //! **service** steps the changed settings call for, then the probes. A failure after the
 //! first move restores every file and brings nginx back to them.
 //!
-//! The shell is one static part ([`LIB`], the functions, the same for every plan: it is
-//! compiled into the web page and the module, so it is kept short) and a short per-plan
-//! part: the command, where to probe, each file as a here-document, `main`.
+//! The shell is one static part ([`INSTALL_STEPS`], the functions, the same for every plan)
+//! and a short per-plan part: the command, where to probe, each file as a here-document,
+//! `main`.
 
 use std::fmt::Write;
 
@@ -24,181 +24,51 @@ const EOF_MARK: &str = "NGINX_GEN_EOF";
 /// Comment lines are wrapped to this width, the `# ` included.
 const WIDTH: usize = 84;
 
-/// The functions of every script (`set -f`: no globbing of the path lists). The plan part
-/// sets `cmd` (JSON-escaped), `tool`, `policy`, `addr`, `port`, `tls`, `names`, calls
+/// The functions of every install script, the same for every plan
+/// (`core/script/install-steps.sh`; `set -f`: no globbing of the path lists). The plan
+/// part sets `cmd` (JSON-escaped), `tool`, `policy`, `addr`, `port`, `tls`, `names`, calls
 /// `new PATH` for each file, then `main`. Its paths are `render::{SYSCTL_PATH,
 /// SYSTEMD_PATH}` and the manifest's (a test checks).
-const LIB: &str = r#"set -f
-M=/var/lib/nginx-gen/manifest.json Y=/etc/sysctl.d/99-nginx-gen.conf
-U=/etc/systemd/system/nginx.service.d/nginx-gen.conf
-files= ch= gone= rep= cre= dirs= ran= dr= rs= rl= sy= moved= said= B=
-say() { printf 'nginx-gen: %s\n' "$*"; }
-die() { said=1; say "failed at step $step: $*" >&2; exit 1; }
-new() { files="$files $1"; mkdir -p "$T/new${1%/*}"; cat >"$T/new$1"; }
-sum() { sha256sum "$1" | cut -d' ' -f1; }
-owned() { [ ! -f $M ] || sed -n "s/^ *\"$1\": \"\([^\"]*\)\".*/\1/p" $M; }
-conf() { [ ! -f "$1" ] || sed 's/^[[:space:]]*//;s/[[:space:]]*$//;/^[#;]/d;/^$/d' "$1"; }
-differs() { [ "$(conf "$1")" != "$(conf "$T/new$1")" ]; }
-has() { case " $1 " in *" $2 "*) ;; *) return 1 ;; esac; }
-list() { printf '['; s=; for x; do printf '%s"%s"' "$s" "$x"; s=', '; done; printf ']'; }
-sc() { systemctl "$@" || die "systemctl $* failed"; }
-decide() {
-  for p in $files; do cmp -s "$T/new$p" "$p" || ch="$ch $p"; done
-  for p in $(owned path); do
-    case $p in */../*) ;; /etc/nginx/*|"$Y"|"$U") has "$files" $p || [ ! -e $p ] || gone="$gone $p"; continue ;; esac
-    die "$M names $p, which nginx-gen never writes"
-  done
-  ! has "$ch$gone" $Y || ! differs $Y || sy=1 rl=1
-  ! has "$ch$gone" $U || { dr=1; ! differs $U || rs=1; }
-  case "$ch$gone " in *" /etc/nginx/"*) rl=1 ;; esac
+///
+/// The CLI compiles the file in. The web page and the module do not: it is 2.6 KB of
+/// their compressed size that only the install script needs, so they fetch it when the
+/// script is first asked for (as they fetch a language's catalogue) and hand it over as
+/// [`InstallSteps::check`]ed text.
+pub const INSTALL_STEPS: &str = include_str!("../../script/install-steps.sh");
+
+/// FNV-1a 64 of this build's [`INSTALL_STEPS`], computed while compiling: a fetched copy
+/// must match it, so the page and the module write the CLI's script or none.
+const INSTALL_STEPS_FNV: u64 = crate::i18n::fnv1a(INSTALL_STEPS.as_bytes());
+
+/// The install script's functions, known to be this build's ([`INSTALL_STEPS`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct InstallSteps<'a>(&'a str);
+
+impl<'a> InstallSteps<'a> {
+    /// The steps compiled into this build.
+    pub const BUILT_IN: InstallSteps<'static> = InstallSteps(INSTALL_STEPS);
+
+    /// `text` as the steps, when it is this build's `install-steps.sh` byte for byte.
+    ///
+    /// # Errors
+    /// When it is another file or another build's (a stale cache, an error page).
+    pub fn check(text: &'a str) -> Result<Self, &'static str> {
+        if crate::i18n::fnv1a(text.as_bytes()) == INSTALL_STEPS_FNV {
+            Ok(Self(text))
+        } else {
+            Err("not this version's install-steps.sh")
+        }
+    }
 }
-stage() {
-  step=stage S=$T/nginx
-  command -v nginx >/dev/null || die 'nginx is not installed'
-  cp -RL /etc/nginx "$S"
-  for p in $gone; do rm -f "$S${p#/etc/nginx}"; done
-  for p in $files; do
-    case $p in /etc/nginx/*) mkdir -p "$(dirname "$S${p#/etc/nginx}")"; cp "$T/new$p" "$S${p#/etc/nginx}" ;; esac
-  done
-  find "$S" -type f -exec grep -l /etc/nginx/ {} + | while IFS= read -r f; do
-    sed "s#/etc/nginx/#$S/#g" "$f" >"$f.t"; mv "$f.t" "$f"
-  done
-  step=validate
-  x=$(nginx -V 2>&1 | sed -n 's/.*--prefix=\([^ ]*\).*/\1/p')
-  x=$(nginx -t -q ${x:+-p "$x/"} -c "$S/nginx.conf" 2>&1) || die "nginx -t rejects the staged tree:
-$(printf '%s\n' "$x" | sed "s#$S#/etc/nginx#g")"
-  say 'nginx -t passed the staged tree'
-}
-keep() { mkdir -p "$B/files${1%/*}"; cp -p "$1" "$B/files$1"; }
-backup() {
-  step=backup B=/var/lib/nginx-gen/backups/$(date -u +%Y%m%dT%H%M%SZ) x=$B n=1
-  mkdir -p "${B%/*}" "$T/new${M%/*}"
-  while [ -e "$B" ]; do n=$((n + 1)) B=$x-$n; done
-  mkdir "$B"
-  for p in $ch $M; do
-    if [ -e "$p" ]; then rep="$rep $p"; keep "$p"; else
-      cre="$cre $p" d=${p%/*}
-      while [ ! -d "$d" ]; do has "$dirs" "$d" || dirs="$dirs $d"; d=${d%/*}; done
-    fi
-  done
-  for p in $gone; do keep "$p"; done
-  {
-    printf '{"command": "%s",\n "created": ' "$cmd"; list $cre
-    printf ',\n "created_dirs": '; list $dirs
-    printf ',\n "removed": '; list $gone
-    printf ',\n "replaced": '; list $rep; printf '}\n'
-  } >"$B/set.json"
-  {
-    printf '{\n  "backup": "%s",\n  "command": "%s",\n  "files": [' "${B##*/}" "$cmd"; s=
-    for p in $files; do
-      printf '%s\n    {\n      "path": "%s",\n      "sha256": "%s"\n    }' "$s" "$p" "$(sum "$T/new$p")"; s=,
-    done
-    printf '\n  ],\n  "policy": "%s",\n  "tool": "%s"\n}\n' "$policy" "$tool"
-  } >"$T/new$M"
-  say "backup set $B"
-}
-install() {
-  step=install
-  for p in $ch $M; do
-    mkdir -p "${p%/*}"
-    if [ -e "$p" ]; then cp -p "$p" "$p.nginx-gen-new"; fi
-    cat "$T/new$p" >"$p.nginx-gen-new"
-  done
-  moved=1
-  for p in $ch; do mv -f "$p.nginx-gen-new" "$p"; done
-  for p in $gone; do rm -f "$p"; done
-  mv -f "$M.nginx-gen-new" $M
-  say "installed$ch${gone:+; removed$gone}"
-}
-workers() {
-  for p in $(pgrep -P "$1"); do
-    [ "$(tr -d '\0' <"/proc/$p/cmdline")" != 'nginx: worker process' ] || echo "$p"
-  done 2>/dev/null
-}
-reload() {
-  m=$(systemctl show -p MainPID --value nginx) o=$(workers "$m") n=0
-  sc reload nginx
-  while [ -n "$o" ]; do
-    x=$(workers "$m")
-    [ -z "$x" ] || printf '%s\n' $x | grep -qxF "$o" || break
-    n=$((n + 1)); [ $n -lt 300 ] || die 'after 30 s nginx still has its old workers: it did not take the new files'
-    sleep 0.1
-  done
-  say 'reloaded nginx; new workers accept'
-}
-service() {
-  if [ -n "$sy" ]; then
-    step=sysctl
-    if ! x=$(sysctl --system 2>&1 >/dev/null); then
-      if [ -z "$x" ] || printf '%s\n' "$x" | grep -qv -e 'Read-only file system' -e 'permission denied on key' -e 'No such file or directory'; then die "$x"; fi
-      say "note: sysctl --system set the other keys; read-only or absent here: $(printf '%s\n' "$x" | tr '\n' ' ')"
-    fi
-  fi
-  [ -n "$dr$rl" ] || return 0
-  if [ ! -d /run/systemd/system ]; then
-    x='nginx -s reload'; [ -z "$rs" ] || x='systemctl daemon-reload; systemctl restart nginx'
-    say "note: systemd is not PID 1 here: no reload, restart or probes; run $x where it is"
-    return 0
-  fi
-  if [ -n "$dr" ]; then step=daemon-reload; sc daemon-reload; say "$step"; fi
-  if [ -n "$rs" ]; then
-    step=restart ran=restart
-    sc restart nginx
-    say "restarted nginx (the drop-in's limits apply to a new process only)"
-  elif [ -n "$rl" ]; then step=reload ran=reload; reload
-  else return 0; fi
-  step=probe
-  systemctl is-active --quiet nginx || die 'nginx is not active'
-  command -v curl >/dev/null || { say 'note: no curl: no HTTP probes'; return 0; }
-  for n in $names; do
-    step=probe-http
-    curl -so /dev/null -m 5 -H "Host: $n" "http://$addr:$port/" || die "no HTTP answer for $n at $addr:$port"
-    step=probe-https
-    [ -z "$tls" ] || curl -kso /dev/null -m 5 --resolve "$n:$tls:$addr" "https://$n:$tls/" || die "no HTTPS answer for $n at $addr:$tls"
-  done
-  say "probes: nginx is active${names:+; answering $names}"
-}
-again() { say "restore: $*"; "$@" || say "restore: $* failed too"; }
-undo() {
-  x=
-  for p in $rep $gone; do
-    { cp -p "$B/files$p" "$p.nginx-gen-new" && mv -f "$p.nginx-gen-new" "$p"; } || x="$x $p"
-  done
-  for p in $cre; do rm -f "$p" || x="$x $p"; done
-  for d in $dirs; do rmdir "$d"; done 2>/dev/null
-  if [ -n "$x" ]; then say "ROLLBACK INCOMPLETE:$x not restored from $B (docs/lifecycle.md)"
-  else say "rolled back: every file restored byte for byte from $B"; fi
-  [ -d /run/systemd/system ] || return 0
-  [ -z "$dr" ] || again systemctl daemon-reload
-  [ -z "$ran" ] || again systemctl $ran nginx
-  [ -z "$ran" ] || systemctl is-active --quiet nginx || again systemctl start nginx
-}
-end() {
-  set +e
-  for p in $ch $M; do rm -f "$p.nginx-gen-new"; done
-  if [ "$1" != 0 ]; then
-    [ -n "$said" ] || say "failed at step $step (exit status $1)"
-    if [ -n "$moved" ]; then undo; else rm -rf "$B"; say 'nothing was changed'; fi
-  fi >&2
-  rm -rf "$T"
-}
-main() {
-  decide
-  if [ -z "$ch$gone" ] && [ "$(owned path)" = "$(printf '%s\n' $files)" ] &&
-    [ "$(owned sha256)" = "$(for p in $files; do sum "$T/new$p"; done)" ]; then
-    say 'nothing to do: every file is installed as this script gives it'; exit 0
-  fi
-  stage; backup; install; service
-  say "done; nginx-gen rollback ${B##*/} restores the previous files"
-}
-step=stage T=$(mktemp -d /etc/.nginx-gen-stage.XXXXXX)
-trap 'end $?' EXIT
-trap 'exit 1' HUP INT TERM
-"#;
 
 /// Renders the install script in English.
 pub fn install_script(plan: &Plan) -> String {
     install_script_in(plan, Catalogue::english())
+}
+
+/// Renders the install script in the catalogue's language, with the built-in steps.
+pub fn install_script_in(plan: &Plan, cat: &Catalogue) -> String {
+    install_script_with(plan, cat, InstallSteps::BUILT_IN)
 }
 
 /// Writes the probes' variables: the first IPv4 listen address (loopback for the
@@ -229,8 +99,8 @@ fn push_probes(out: &mut String, plan: &Plan) {
 }
 
 /// Renders the install script in the catalogue's language (its comments; the messages
-/// it prints stay English, as the shell quotes them).
-pub fn install_script_in(plan: &Plan, cat: &Catalogue) -> String {
+/// it prints stay English, as the shell quotes them) with `steps`' functions.
+pub fn install_script_with(plan: &Plan, cat: &Catalogue, steps: InstallSteps<'_>) -> String {
     let files = files_in(plan, cat);
     let mut out = String::from("#!/bin/sh\n");
     for line in header_lines(plan, cat.get(&texts::WHAT_SCRIPT), cat) {
@@ -240,7 +110,7 @@ pub fn install_script_in(plan: &Plan, cat: &Catalogue) -> String {
     // The path lists are split on purpose (`set -f`); `a= b=` assigns empty strings.
     out.push_str("# shellcheck disable=SC1007,SC2086\nset -eu\n\n");
     push_wrapped(&mut out, "# ", cat.get(&texts::SCRIPT_STEPS), WIDTH);
-    out.push_str(LIB);
+    out.push_str(steps.0);
     out.push('\n');
     push_wrapped(&mut out, "# ", cat.get(&texts::SCRIPT_PLAN), WIDTH);
     // The command goes into JSON strings (set.json, the manifest) and single quotes.
@@ -277,7 +147,23 @@ mod tests {
     #[test]
     fn the_library_names_the_paths_apply_uses() {
         use crate::render::{SYSCTL_PATH, SYSTEMD_PATH};
-        assert!(super::LIB.contains(&format!("Y={SYSCTL_PATH}\n")));
-        assert!(super::LIB.contains(&format!("U={SYSTEMD_PATH}\n")));
+        assert!(super::INSTALL_STEPS.contains(&format!("Y={SYSCTL_PATH}\n")));
+        assert!(super::INSTALL_STEPS.contains(&format!("U={SYSTEMD_PATH}\n")));
+    }
+
+    #[test]
+    fn only_this_builds_steps_are_accepted() {
+        use super::{INSTALL_STEPS, InstallSteps};
+        assert_eq!(
+            InstallSteps::check(INSTALL_STEPS),
+            Ok(InstallSteps::BUILT_IN)
+        );
+        let edited = INSTALL_STEPS.replacen("set -f", "set -fx", 1);
+        assert!(
+            InstallSteps::check(&edited)
+                .unwrap_err()
+                .contains("not this version's")
+        );
+        assert!(InstallSteps::check("<!doctype html>").is_err());
     }
 }

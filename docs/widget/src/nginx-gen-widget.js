@@ -55,6 +55,21 @@ function catalogue(lang, base) {
   return catalogues.get(lang);
 }
 
+let steps = null; // Promise, shared by every widget on the page
+/** Hands the module the install script's functions (script/install-steps.sh next to this
+ *  file, fetched once per page): only show="script" needs them, so they are not in the
+ *  module. */
+function installSteps() {
+  steps ??= fetch(new URL('./script/install-steps.sh', import.meta.url)).then((r) => {
+    if (!r.ok) throw new Error(`${r.url}: HTTP ${r.status}`);
+    return r.text();
+  }).then((text) => { glue.setInstallSteps(text); }).catch((error) => {
+    steps = null; // try again next time
+    throw error;
+  });
+  return steps;
+}
+
 const STYLE = `
 :host { display: block; font: inherit; color: inherit; margin: 1.25em 0;
   --ngw-bg: #f7f7f8; --ngw-fg: #1d1d1f; --ngw-border: #d0d0d7; --ngw-accent: #0b6e4f;
@@ -135,15 +150,25 @@ class NginxGenWidget extends HTMLElement {
     if (this.ready) this.withLanguage(() => this.build());
   }
 
-  /** Runs `then` once the catalogue of the widget's language is loaded; when it cannot
-   *  be, the widget shows English and says why. */
+  /** Runs `then` once the catalogue of the widget's language (and, to show the install
+   *  script, its functions) are loaded; when the catalogue cannot be, the widget shows
+   *  English and says why; when the functions cannot be, the script's section does. */
   withLanguage(then) {
     this.languageProblem = null;
+    this.scriptProblem = null;
     const lang = this.inputs().lang;
-    catalogue(lang, this.getAttribute('i18n')).then(then, (error) => {
+    const texts = catalogue(lang, this.getAttribute('i18n')).catch((error) => {
       this.languageProblem = `The ${lang} texts did not load (${error.message}); showing English.`;
-      then();
     });
+    const script = this.shown().includes('script') && installSteps().catch((error) => {
+      this.scriptProblem = `The install script's functions did not load (${error.message}).`;
+    });
+    Promise.all([texts, script]).then(then);
+  }
+
+  /** The outputs the `show` attribute asks for. */
+  shown() {
+    return (this.getAttribute('show') || DEFAULT_SHOW).split(',').map((s) => s.trim()).filter(Boolean);
   }
 
   fail(error) {
@@ -195,13 +220,14 @@ class NginxGenWidget extends HTMLElement {
 
   update() {
     const inputs = this.inputs();
-    const show = (this.getAttribute('show') || DEFAULT_SHOW).split(',').map((s) => s.trim()).filter(Boolean);
+    const show = this.shown();
     for (const control of this.shadowRoot.querySelectorAll('input, select')) control.removeAttribute('aria-invalid');
     let files;
     try {
       files = Object.keys(glue.generate(inputs).files);
       const sections = show.map((format) => {
-        const text = format === 'summary' ? glue.summary(inputs) : glue.render(inputs, format);
+        const text = format === 'summary' ? glue.summary(inputs)
+          : format === 'script' && this.scriptProblem ? this.scriptProblem : glue.render(inputs, format);
         if (format === 'summary') return element('p', { class: 'summary', part: 'summary', 'data-format': 'summary', text });
         const i = FILE_FORMATS.indexOf(format);
         const title = i >= 0 ? files[i] : `nginx-gen --format ${format}`;

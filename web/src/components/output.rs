@@ -45,6 +45,16 @@ fn tab_path(state: &State, tab: Tab) -> String {
     }
 }
 
+/// Shows `tab`; the install script's first (or, after a failure, next) showing fetches its
+/// functions ([`crate::install_steps`]).
+fn show_tab(state: &UseReducerHandle<State>, tab: Tab) {
+    state.dispatch(Action::SetTab(tab));
+    if tab == Tab::Script && !matches!(state.steps, Some(Ok(()))) {
+        let dispatch = state.dispatcher();
+        crate::install_steps::with_steps(move |loaded| dispatch.dispatch(Action::Steps(loaded)));
+    }
+}
+
 /// Tabs, code, copy and download.
 #[function_component(OutputPanel)]
 pub fn output_panel(props: &Props) -> Html {
@@ -53,6 +63,8 @@ pub fn output_panel(props: &Props) -> Html {
     // Result of the last copy: which button, and whether it worked (announced politely).
     let copied = use_state(|| None::<(&'static str, bool)>);
     let tab = state.tab;
+    let script_ready = matches!(state.steps, Some(Ok(())));
+    let waiting = tab == Tab::Script && !script_ready;
 
     // What a button copies is read when it is clicked, not on every render.
     let copy = |what: &'static str, text: fn(&Output, Tab) -> String| {
@@ -86,7 +98,7 @@ pub fn output_panel(props: &Props) -> Html {
                 _ => return,
             };
             e.prevent_default();
-            state.dispatch(Action::SetTab(Tab::ALL[next]));
+            show_tab(&state, Tab::ALL[next]);
             if let Some(el) = web_sys::window()
                 .and_then(|w| w.document())
                 .and_then(|d| d.get_element_by_id(&format!("tab-{}", Tab::ALL[next].id())))
@@ -137,7 +149,7 @@ pub fn output_panel(props: &Props) -> Html {
                         <button type="button" role="tab" id={format!("tab-{}", t.id())} data-testid={format!("tab-{}", t.id())}
                             aria-selected={if selected { "true" } else { "false" }} aria-controls="panel"
                             tabindex={if selected { "0" } else { "-1" }}
-                            onclick={Callback::from(move |_: MouseEvent| state.dispatch(Action::SetTab(t)))}>
+                            onclick={Callback::from(move |_: MouseEvent| show_tab(&state, t))}>
                             { label }
                         </button>
                     }
@@ -146,7 +158,7 @@ pub fn output_panel(props: &Props) -> Html {
             <div class="panel" role="tabpanel" id="panel" aria-labelledby={format!("tab-{}", tab.id())}>
                 <div class="panel-head">
                     <code class="path">{ tab_path(state, tab) }</code>
-                    <button type="button" class="ghost small" data-testid="copy" onclick={on_copy}
+                    <button type="button" class="ghost small" data-testid="copy" onclick={on_copy} disabled={waiting}
                         aria-label={format!("{} {}", T::Copy.get(cat), tab_label(state, tab))}>{ T::Copy.get(cat) }</button>
                 </div>
                 if tab == Tab::Script {
@@ -157,8 +169,13 @@ pub fn output_panel(props: &Props) -> Html {
                         <code data-testid="check-command">{ subcommand(&state.output.command, "sudo nginx-gen check") }</code>
                     </div>
                 }
-                <Code key={tab.id()} output={state.output.clone()} {tab} selected={state.selected}
-                    label={tab_label(state, tab)} dispatch={state.dispatcher()} />
+                if let (true, Some(Err(why))) = (waiting, &state.steps) {
+                    <p class="notice error" role="status" data-testid="script-failed">{ T::ScriptFailed.get(cat) }{ " " }{ why }</p>
+                }
+                if !waiting {
+                    <Code key={tab.id()} output={state.output.clone()} {tab} selected={state.selected}
+                        label={tab_label(state, tab)} dispatch={state.dispatcher()} />
+                }
             </div>
         </section>
     }
