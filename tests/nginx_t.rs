@@ -111,6 +111,14 @@ fn combinations(cert: &Path, key: &Path) -> Vec<Vec<String>> {
                                 .map(String::from),
                             ),
                         }
+                        // Every access log format; the status server on another port, or none.
+                        let log = ["timing", "json", "combined", "off"][(n / 4) % 4];
+                        args.extend(["--access-log".into(), log.into()]);
+                        match (n / 16) % 3 {
+                            1 => args.extend(["--status-port".into(), "8081".into()]),
+                            2 => args.extend(["--status-port".into(), "0".into()]),
+                            _ => {}
+                        }
                         out.push(args);
                     }
                 }

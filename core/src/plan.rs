@@ -24,11 +24,19 @@ pub enum ServerRole {
     Site,
     /// The site on HTTPS.
     SiteTls,
+    /// nginx's `stub_status` counters on a loopback port, for monitoring agents.
+    Status,
 }
 
 impl ServerRole {
     /// Every role, in output order.
-    pub const ALL: [Self; 4] = [Self::CatchAll, Self::CatchAllTls, Self::Site, Self::SiteTls];
+    pub const ALL: [Self; 5] = [
+        Self::CatchAll,
+        Self::CatchAllTls,
+        Self::Site,
+        Self::SiteTls,
+        Self::Status,
+    ];
 }
 
 /// Which location of a server block a setting belongs to.

@@ -164,11 +164,11 @@ fn origins_point_at_their_settings() {
                 assert!(
                     line.starts_with(setting.name)
                         && line.contains(
-                            setting
-                                .args
-                                .last()
-                                .map_or("", |a| a.as_ref())
-                                .trim_matches('"')
+                            // As written: quoted, with `"` escaped inside.
+                            nginx_gen_core::ir::quote(
+                                setting.args.last().map_or("", |a| a.as_ref())
+                            )
+                            .trim_matches('"')
                         ),
                     "{}: line {} is «{line}», not {} {}",
                     file.path,

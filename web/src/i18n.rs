@@ -152,6 +152,10 @@ texts! {
     HintBehindLb => "Clients arrive through a load balancer or CDN.",
     LabelTrustedProxies => "Trusted proxies",
     HintTrustedProxies => "Addresses of the load balancers, e.g. 10.0.0.0/8, separated by commas.",
+    LabelAccessLog => "Access log",
+    HintAccessLog => "timing: combined plus request and upstream times and TLS; json: the same as JSON.",
+    LabelStatusPort => "Status port",
+    HintStatusPort => "stub_status counters on 127.0.0.1 for monitoring agents; 0: off.",
 }
 
 /// The heading of a fieldset of the form.
@@ -200,6 +204,8 @@ impl Field {
             "bootstrap" => (T::LabelBootstrap, T::HintBootstrap),
             "resolver" => (T::LabelResolver, T::HintResolver),
             "ktls" => (T::LabelKtls, T::HintKtls),
+            "access_log" => (T::LabelAccessLog, T::HintAccessLog),
+            "status_port" => (T::LabelStatusPort, T::HintStatusPort),
             _ => return None,
         })
     }

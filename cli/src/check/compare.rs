@@ -271,11 +271,8 @@ fn listen_key(addr: &str) -> Option<(String, u16)> {
     }
 }
 
-/// The backlog nginx uses on Linux when `listen` names none (`NGX_LISTEN_BACKLOG`).
-pub const DEFAULT_BACKLOG: u32 = 511;
-
-/// Every address and port the plan listens on, with its backlog (the `backlog=` of any
-/// listen on it, as nginx applies it to the socket, else 511).
+/// Every address and port the plan sets a listen queue for, with its backlog (the
+/// `backlog=` of any listen on it, as nginx applies it to the socket).
 pub fn planned_backlogs(servers: &[&Directive]) -> BTreeMap<(String, u16), u32> {
     let mut out = BTreeMap::new();
     for server in servers {
@@ -287,9 +284,9 @@ pub fn planned_backlogs(servers: &[&Directive]) -> BTreeMap<(String, u16), u32> 
                 .args
                 .iter()
                 .find_map(|a| a.strip_prefix("backlog=")?.parse().ok());
-            let entry = out.entry(key).or_insert(DEFAULT_BACKLOG);
+            // A socket no `backlog=` is planned for (the status server's) is not compared.
             if let Some(b) = backlog {
-                *entry = b;
+                out.insert(key, b);
             }
         }
     }
@@ -701,7 +698,8 @@ mod tests {
 
     fn plan() -> Plan {
         let inputs = Inputs::from_json(
-            r#"{"vcpu": 2, "ram": "4G", "server_names": ["a.example"], "layout": "debian"}"#,
+            // Without the status server: these tests are about the site's servers.
+            r#"{"vcpu": 2, "ram": "4G", "server_names": ["a.example"], "layout": "debian", "status_port": 0}"#,
         )
         .unwrap();
         Plan::new(&inputs)
@@ -740,7 +738,7 @@ mod tests {
         );
         let beside = Plan::new(
             &Inputs::from_json(
-                r#"{"server_names": ["a.example"], "existing_default_server": true}"#,
+                r#"{"server_names": ["a.example"], "existing_default_server": true, "status_port": 0}"#,
             )
             .unwrap(),
         );
@@ -749,7 +747,8 @@ mod tests {
             assert!(config(&plan, cat, &p, &p, &FILES).is_empty());
         }
         let tls = Plan::new(
-            &Inputs::from_json(r#"{"server_names": ["a.example"], "tls": true}"#).unwrap(),
+            &Inputs::from_json(r#"{"server_names": ["a.example"], "tls": true, "status_port": 0}"#)
+                .unwrap(),
         );
         let p = planned(&tls);
         let names: Vec<String> = servers(&p).iter().map(|s| describe_server(s)).collect();

@@ -11,7 +11,8 @@ use super::raw::printable;
 use super::spec::{DefaultValue, Input, Kind};
 use super::texts::{self, Arg, Msg, value};
 use super::values::{
-    Lang, Layout, Listen, PolicyVersion, Release, Resolver, SafePath, Target, TlsProfile, Workload,
+    AccessLog, Lang, Layout, Listen, PolicyVersion, Release, Resolver, SafePath, Target,
+    TlsProfile, Workload,
 };
 use super::{InputError, Scalar, limits};
 
@@ -375,6 +376,7 @@ text_value! {
     Workload => choice,
     Release => choice,
     TlsProfile => choice,
+    AccessLog => choice,
     Layout => choice,
     Lang => choice,
     Listen => text,

@@ -10,8 +10,8 @@ use super::raw::Scalar;
 use super::spec::DefaultValue::{List, Unset, Value};
 use super::spec::{Flag, Form, Group, Kind, Section, Widget};
 use super::values::{
-    Cidr, Lang, Layout, Listen, PolicyVersion, Release, Resolver, SafePath, ServerName, Target,
-    TlsProfile, Upstream, Workload,
+    AccessLog, Cidr, Lang, Layout, Listen, PolicyVersion, Release, Resolver, SafePath, ServerName,
+    Target, TlsProfile, Upstream, Workload,
 };
 use crate::size::ByteSize;
 
@@ -303,6 +303,25 @@ inputs! {
         detected: true,
         help: "The brotli modules are installed",
         form: Form::at(Section::Tls, 8, Widget::Checkbox),
+    }
+    /// The access log's format: `timing` is `combined` with the time in ISO 8601 and the
+    /// fields tuning needs (request and upstream times, TLS, request id) as `key=value`.
+    access_log: AccessLog = String {
+        flag: Flag::value("access-log", "FORMAT"),
+        group: Group::Workload,
+        kind: Kind::Choice(AccessLog::NAMES),
+        default: Value("timing"),
+        help: "Access log format (timing: combined plus request and upstream times, TLS)",
+        form: Form::at(Section::Advanced, 5, Widget::Select),
+    }
+    /// Port of nginx's `stub_status` counters on 127.0.0.1, for monitoring agents; 0: none.
+    status_port: u16 = Scalar {
+        flag: Flag::value("status-port", "PORT"),
+        group: Group::Workload,
+        kind: Kind::Int { min: 0, max: 65535 },
+        default: Value("81"),
+        help: "stub_status port on 127.0.0.1 (0: off)",
+        form: Form::at(Section::Advanced, 6, Widget::Number),
     }
     /// Distribution layout.
     layout: Layout = String {

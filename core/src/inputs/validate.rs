@@ -120,6 +120,23 @@ impl Inputs {
                 Msg::of(&texts::ACCEPTED_OTHER_PORT),
             );
         }
+        // The status server takes its port on 127.0.0.1: a site listening there would lose
+        // its local clients to it, a local upstream could not bind.
+        let status = self.status_port;
+        if status != 0
+            && (self.listen.iter().any(|l| l.port == status)
+                || self.tls && self.tls_port == status
+                || self
+                    .upstreams
+                    .iter()
+                    .any(|u| u.is_local() && u.port() == Some(status)))
+        {
+            c.fail(
+                "status_port",
+                Msg::with(&texts::STATUS_PORT, vec![("port", value(status))]),
+                Msg::of(&texts::ACCEPTED_STATUS_PORT),
+            );
+        }
         if self.tls_cert.is_some() != self.tls_key.is_some() {
             let field = if self.tls_cert.is_some() {
                 "tls_key"

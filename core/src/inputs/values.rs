@@ -43,6 +43,20 @@ choice! {
 }
 
 choice! {
+    /// The access log's format.
+    pub enum AccessLog {
+        /// `combined` plus ISO 8601 time, request and upstream times, TLS and request id.
+        Timing = "timing",
+        /// The same fields, one JSON object per line.
+        Json = "json",
+        /// nginx's predefined `combined`.
+        Combined = "combined",
+        /// No access log.
+        Off = "off",
+    }
+}
+
+choice! {
     /// Where the distribution's nginx package keeps things.
     pub enum Layout {
         /// Debian and Ubuntu packages (`www-data`, `modules-enabled/`).

@@ -103,10 +103,6 @@ pub const DOC_LINKS: &[(&str, &str)] = &[
         "https://github.com/google/ngx_brotli#brotli_static",
     ),
     (
-        "access_log",
-        "https://nginx.org/en/docs/http/ngx_http_log_module.html#access_log",
-    ),
-    (
         "set_real_ip_from",
         "https://nginx.org/en/docs/http/ngx_http_realip_module.html#set_real_ip_from",
     ),
@@ -184,6 +180,18 @@ pub const NGINX_MODULES: &[(&str, &[&str])] = &[
     (
         "https://nginx.org/en/docs/http/ngx_http_map_module.html",
         &["map"],
+    ),
+    (
+        "https://nginx.org/en/docs/http/ngx_http_log_module.html",
+        &["access_log", "log_format"],
+    ),
+    (
+        "https://nginx.org/en/docs/http/ngx_http_stub_status_module.html",
+        &["stub_status"],
+    ),
+    (
+        "https://nginx.org/en/docs/http/ngx_http_access_module.html",
+        &["allow", "deny"],
     ),
     (
         "https://nginx.org/en/docs/http/ngx_http_rewrite_module.html",

@@ -260,7 +260,7 @@ names! {
     Limit { Cpu => "cpu", Given => "given", Memory => "memory", Slots => "slots" }
     ServerRole {
         CatchAll => "catch_all", CatchAllTls => "catch_all_tls", Site => "site",
-        SiteTls => "site_tls",
+        SiteTls => "site_tls", Status => "status",
     }
     LocationRole {
         Acme => "acme", Health => "health", Hidden => "hidden", Root => "root",

@@ -1,7 +1,7 @@
 //! The `http` block's core: types, keep-alive, client buffers, logs, real client address.
 
 use super::{Ctx, Decide, Out, Rule, Text, always};
-use crate::inputs::Workload;
+use crate::inputs::{AccessLog, Workload};
 use crate::plan::Scope;
 
 const H: Scope = Scope::Http;
@@ -167,21 +167,68 @@ pub(super) static CLIENT_HEADER_BUFFER_SIZE: Rule = Rule {
     },
 };
 
+/// `combined` with the time in ISO 8601, then `key=value` fields; the upstream ones are
+/// quoted, as a request retried on another server lists several values.
+const TIMING: &str = concat!(
+    r#"$remote_addr - $remote_user [$time_iso8601] "$request" $status $body_bytes_sent "#,
+    r#""$http_referer" "$http_user_agent" rt=$request_time uct="$upstream_connect_time" "#,
+    r#"uht="$upstream_header_time" urt="$upstream_response_time" ua="$upstream_addr" "#,
+    r#"us="$upstream_status" tls=$ssl_protocol cipher=$ssl_cipher id=$request_id"#,
+);
+
+/// The same fields as one JSON object, keyed by variable name; `$status` is a string (it
+/// can be `000`), `$request_time` and `$body_bytes_sent` are numbers.
+const JSON: &str = concat!(
+    r#"{"time_iso8601":"$time_iso8601","remote_addr":"$remote_addr","request":"$request","#,
+    r#""server_protocol":"$server_protocol","status":"$status","body_bytes_sent":$body_bytes_sent,"#,
+    r#""request_time":$request_time,"upstream_connect_time":"$upstream_connect_time","#,
+    r#""upstream_header_time":"$upstream_header_time","upstream_response_time":"$upstream_response_time","#,
+    r#""upstream_addr":"$upstream_addr","upstream_status":"$upstream_status","#,
+    r#""ssl_protocol":"$ssl_protocol","ssl_cipher":"$ssl_cipher","request_id":"$request_id","#,
+    r#""http_referer":"$http_referer","http_user_agent":"$http_user_agent"}"#,
+);
+
+pub(super) static LOG_FORMAT: Rule = Rule {
+    name: "log_format",
+    texts: &[
+        Text::new(
+            "log_format.timing",
+            "combined with an ISO 8601 time, plus request and upstream connect, header and response times, upstream address and status, TLS protocol and cipher, request id.",
+        )
+        .inputs(&["access_log"]),
+        Text::new(
+            "log_format.json",
+            "The same fields as JSON, one object per line.",
+        )
+        .inputs(&["access_log"]),
+    ],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| match c.i.access_log {
+        AccessLog::Timing => out.set(H, &["timing", TIMING], &LOG_FORMAT.texts[0]),
+        AccessLog::Json => out.set(H, &["json", "escape=json", JSON], &LOG_FORMAT.texts[1]),
+        AccessLog::Combined | AccessLog::Off => {}
+    }),
+};
+
 pub(super) static ACCESS_LOG: Rule = Rule {
     name: "access_log",
-    texts: &[Text::new(
-        "access_log",
-        "Buffer log lines: one write per 64 KiB instead of one per request. Up to 5 s of lines can be lost in a crash.",
-    )],
-    decide: Decide::Fixed {
-        scope: H,
-        args: &[
-            "/var/log/nginx/access.log",
-            "combined",
-            "buffer=64k",
-            "flush=5s",
-        ],
-    },
+    texts: &[
+        Text::new(
+            "access_log",
+            "Buffer log lines: one write per 64 KiB instead of one per request. Up to 5 s of lines can be lost in a crash.",
+        )
+        .inputs(&["access_log"]),
+        Text::new("access_log.off", "No access log, as chosen.").inputs(&["access_log"]),
+    ],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        // The format's name is the choice's: `timing`, `json`, nginx's `combined`.
+        let format = c.i.access_log.as_str();
+        if c.i.access_log == AccessLog::Off {
+            out.set(H, &["off"], &ACCESS_LOG.texts[1]);
+        } else {
+            let args = ["/var/log/nginx/access.log", format, "buffer=64k", "flush=5s"];
+            out.set(H, &args, &ACCESS_LOG.texts[0]);
+        }
+    }),
 };
 
 /// The hash bucket a server name needs on a 64-bit nginx: two pointers and the name with
@@ -302,11 +349,52 @@ mod tests {
         assert_eq!(value(&p, "types_hash_max_size").as_deref(), Some("2048"));
         assert_eq!(value(&p, "server_tokens").as_deref(), Some("off"));
         assert_eq!(value(&p, "tcp_nodelay").as_deref(), Some("on"));
-        assert_eq!(
-            values(&p, "access_log")[0],
-            "/var/log/nginx/access.log combined buffer=64k flush=5s"
-        );
         assert!(omitted(&p, "client_header_buffer_size"));
+    }
+
+    #[test]
+    fn access_log_formats() {
+        let timing = plan("{}");
+        assert_eq!(
+            values(&timing, "access_log")[0],
+            "/var/log/nginx/access.log timing buffer=64k flush=5s"
+        );
+        let format = value(&timing, "log_format").unwrap();
+        assert!(format.starts_with("timing $remote_addr - $remote_user [$time_iso8601]"));
+        for field in [
+            "rt=$request_time",
+            "uct=\"$upstream_connect_time\"",
+            "tls=$ssl_protocol",
+        ] {
+            assert!(format.contains(field), "{field}: {format}");
+        }
+        let json = plan(r#"{"access_log":"json"}"#);
+        let format = value(&json, "log_format").unwrap();
+        let object = format.strip_prefix("json escape=json ").unwrap();
+        // Filled with numbers and empty strings, it is one JSON object.
+        let filled = object
+            .replace("$request_time", "0.001")
+            .replace("$body_bytes_sent", "12");
+        let filled: String = filled
+            .split('$')
+            .enumerate()
+            .map(|(i, part)| {
+                if i == 0 {
+                    part
+                } else {
+                    part.trim_start_matches(|c: char| c.is_ascii_alphanumeric() || c == '_')
+                }
+            })
+            .collect();
+        let v: serde_json::Value = serde_json::from_str(&filled).unwrap();
+        assert_eq!(v["request_time"], 0.001);
+        assert_eq!(v["upstream_response_time"], "");
+        assert!(values(&json, "access_log")[0].contains(" json "));
+        let combined = plan(r#"{"access_log":"combined"}"#);
+        assert_eq!(value(&combined, "log_format"), None);
+        assert!(values(&combined, "access_log")[0].contains(" combined "));
+        let off = plan(r#"{"access_log":"off"}"#);
+        assert_eq!(values(&off, "access_log"), ["off"]);
     }
 
     #[test]

@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use super::formula::Formula;
 use super::{Ctx, Decide, Out, Rule, Text};
 use crate::digits::keyed;
-use crate::inputs::Workload;
+use crate::inputs::{AccessLog, Workload};
 use crate::plan::{LocationRole, Scope, ServerRole, TableRole};
 use crate::policy::Feature;
 
@@ -209,6 +209,7 @@ fn servers<'c>(c: &'c Ctx<'c>) -> impl Iterator<Item = ServerRole> + 'c {
         ServerRole::CatchAllTls => c.catch_all_tls(),
         ServerRole::Site => true,
         ServerRole::SiteTls => c.i.tls,
+        ServerRole::Status => false,
     })
 }
 
@@ -256,7 +257,9 @@ pub(super) static HEALTH_LOG: Rule = Rule {
         "Probes arrive every few seconds from every load balancer node; logging them buries real requests.",
     )],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
-        health(c, out, &["off"], &HEALTH_LOG.texts[0]);
+        if c.i.access_log != AccessLog::Off {
+            health(c, out, &["off"], &HEALTH_LOG.texts[0]);
+        }
     }),
 };
 
@@ -535,7 +538,7 @@ pub(super) static ACCESS_LOG_ASSETS: Rule = Rule {
         "Asset requests add little to the log but cost a write each.",
     )],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
-        if serves_files(c) {
+        if serves_files(c) && c.i.access_log != AccessLog::Off {
             out.set(assets(c), &["off"], &ACCESS_LOG_ASSETS.texts[0]);
         }
     }),
@@ -555,9 +558,75 @@ pub(super) static ASSET_FALLBACK: Rule = Rule {
     }),
 };
 
+const STATUS: Scope = Scope::Server {
+    server: ServerRole::Status,
+};
+
+/// One reason for the whole status server: its settings only make sense together.
+const STATUS_TEXT: Text = Text::new(
+    "stub_status",
+    "Connection and request counters for monitoring agents, on any path of 127.0.0.1 only, not logged.",
+)
+.inputs(&["status_port"]);
+
+fn status_on(c: &Ctx) -> bool {
+    c.i.status_port != 0
+}
+
+pub(super) static STATUS_LISTEN: Rule = Rule {
+    name: "listen",
+    texts: &[STATUS_TEXT],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        if status_on(c) {
+            let at = Cow::Owned(format!("127.0.0.1:{}", c.i.status_port));
+            out.set_args(STATUS, vec![at], &STATUS_TEXT, None);
+        }
+    }),
+};
+
+pub(super) static STUB_STATUS: Rule = Rule {
+    name: "stub_status",
+    texts: &[STATUS_TEXT],
+    decide: Decide::When {
+        when: status_on,
+        scope: STATUS,
+        args: &[],
+    },
+};
+
+pub(super) static STATUS_ALLOW: Rule = Rule {
+    name: "allow",
+    texts: &[STATUS_TEXT],
+    decide: Decide::When {
+        when: status_on,
+        scope: STATUS,
+        args: &["127.0.0.1"],
+    },
+};
+
+pub(super) static STATUS_DENY: Rule = Rule {
+    name: "deny",
+    texts: &[STATUS_TEXT],
+    decide: Decide::When {
+        when: status_on,
+        scope: STATUS,
+        args: &["all"],
+    },
+};
+
+pub(super) static STATUS_LOG: Rule = Rule {
+    name: "access_log",
+    texts: &[STATUS_TEXT],
+    decide: Decide::When {
+        when: |c| status_on(c) && c.i.access_log != AccessLog::Off,
+        scope: STATUS,
+        args: &["off"],
+    },
+};
+
 #[cfg(test)]
 mod tests {
-    use super::{CATCH_ALL_TLS, SITE, SITE_TLS};
+    use super::{CATCH_ALL_TLS, SITE, SITE_TLS, STATUS};
     use crate::plan::{LocationRole, Scope, ServerRole, TableRole};
     use crate::rules::testing::{formula, omitted, plan, value, values, values_in};
 
@@ -738,7 +807,10 @@ mod tests {
     #[test]
     fn health_probe_on_every_server_behind_a_load_balancer() {
         let p = plan(r#"{"behind_lb":true,"tls":true,"workload":"proxy"}"#);
-        for server in ServerRole::ALL {
+        for server in ServerRole::ALL
+            .into_iter()
+            .filter(|&s| s != ServerRole::Status)
+        {
             let health = at(server, LocationRole::Health);
             assert_eq!(values_in(&p, health, "return"), ["200 ok"], "{server:?}");
             assert_eq!(values_in(&p, health, "default_type"), ["text/plain"]);
@@ -750,6 +822,38 @@ mod tests {
         let edge = plan(r#"{"tls":true,"workload":"proxy"}"#);
         let health = at(ServerRole::SiteTls, LocationRole::Health);
         assert!(values_in(&edge, health, "default_type").is_empty());
+    }
+
+    #[test]
+    fn status_counters_on_loopback_only() {
+        let p = plan("{}");
+        let status = |p, name| values_in(p, STATUS, name);
+        assert_eq!(status(&p, "listen"), ["127.0.0.1:81"]);
+        assert_eq!(status(&p, "stub_status"), [""]);
+        assert_eq!(status(&p, "allow"), ["127.0.0.1"]);
+        assert_eq!(status(&p, "deny"), ["all"]);
+        assert_eq!(status(&p, "access_log"), ["off"]);
+        let other = plan(r#"{"status_port":9113}"#);
+        assert_eq!(status(&other, "listen"), ["127.0.0.1:9113"]);
+        let off = plan(r#"{"status_port":0}"#);
+        assert!(off.in_scope(STATUS).next().is_none());
+        // Without an access log, nothing turns it off.
+        let quiet = plan(r#"{"access_log":"off","behind_lb":true}"#);
+        assert!(status(&quiet, "access_log").is_empty());
+        let health = at(ServerRole::Site, LocationRole::Health);
+        assert!(values_in(&quiet, health, "access_log").is_empty());
+        let assets = at(ServerRole::Site, LocationRole::Assets);
+        assert!(values_in(&quiet, assets, "access_log").is_empty());
+        // Its port is nobody else's.
+        for taken in [
+            r#"{"status_port":8080,"listen":["8080"]}"#,
+            r#"{"status_port":8443,"tls":true,"tls_port":8443}"#,
+            r#"{"status_port":3000,"workload":"proxy","upstreams":["127.0.0.1:3000"]}"#,
+        ] {
+            let err = crate::Inputs::from_json(taken).unwrap_err();
+            assert!(err.for_field("status_port").is_some(), "{taken}");
+        }
+        assert!(crate::Inputs::from_json(r#"{"upstreams":["192.0.2.1:81"]}"#).is_ok());
     }
 
     #[test]

@@ -64,6 +64,17 @@ pub(crate) fn grid() -> Vec<Plan> {
                                 // Detected facts: a kTLS kernel; a low fs.file-max.
                                 ktls: Some(lb),
                                 file_max: lb.then(|| 200_000u32.into()),
+                                // Every log format; the status server off once.
+                                access_log: Some(
+                                    match (layout, lb) {
+                                        ("debian", _) => "timing",
+                                        ("rhel", _) => "json",
+                                        ("docker", false) => "combined",
+                                        _ => "off",
+                                    }
+                                    .into(),
+                                ),
+                                status_port: (layout == "docker").then(|| 0u32.into()),
                                 ..RawInputs::default()
                             };
                             // HTTP/3 needs nginx ≥ 1.25: such pairs are not inputs.

@@ -6,7 +6,8 @@ use std::time::Duration;
 
 use crate::app::{APP_HEADER, App};
 use crate::client::{self, Req, Resp};
-use crate::grid::{LB_ADDR, Nginx, Special, Tree};
+use crate::grid::{APP_ADDR, LB_ADDR, Nginx, OTHER_ADDR, STATUS_PORT, Special, Tree};
+use crate::logs;
 
 /// The ACME token's name and content.
 pub const TOKEN: &str = "behaviour-token-4f1c";
@@ -36,6 +37,8 @@ pub struct Ctx<'a> {
     /// `worker_processes` and the upstream `keepalive` from the tree's JSON output.
     pub workers: usize,
     pub keepalive: Option<usize>,
+    /// The nginx master's process id (`kill -USR1` flushes the buffered access log).
+    pub pid: u32,
     /// The gzip and brotli files of `/app.js`, as written.
     pub app_js_gz: Vec<u8>,
     pub app_js_br: Vec<u8>,
@@ -674,6 +677,293 @@ fn streaming(ctx: &Ctx) -> Result<(), String> {
     )
 }
 
+/// The access log every generated nginx.conf writes to.
+const ACCESS_LOG: &str = "/var/log/nginx/access.log";
+
+/// The access log's lines that contain `marker`, after nginx flushed its buffers (the log
+/// is written every 64 KiB or 5 s; USR1 reopens the logs and writes what is buffered),
+/// once `want` of them are there (at most 5 s).
+fn logged(ctx: &Ctx, marker: &str, want: usize) -> Result<Vec<String>, String> {
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    loop {
+        let _ = std::process::Command::new("kill")
+            .args(["-USR1", &ctx.pid.to_string()])
+            .status();
+        std::thread::sleep(Duration::from_millis(200));
+        let text = std::fs::read_to_string(ACCESS_LOG).unwrap_or_default();
+        let lines: Vec<String> = text
+            .lines()
+            .filter(|l| l.contains(marker))
+            .map(String::from)
+            .collect();
+        if lines.len() >= want || std::time::Instant::now() > deadline {
+            return Ok(lines);
+        }
+    }
+}
+
+/// One request of the log test: what was asked, its user agent (which finds its line) and
+/// what came back.
+struct Logged {
+    what: &'static str,
+    agent: String,
+    tls: bool,
+    proxied: bool,
+}
+
+fn access_log_fields(ctx: &Ctx) -> Result<(), String> {
+    let host = ctx.tree.host();
+    let marker = format!("nginx-gen-obs-{}", ctx.tree.id);
+    let mut asked: Vec<(&'static str, Req, bool)> =
+        vec![("plain HTTP", ctx.http(host, "/"), false)];
+    if ctx.tree.serves_tls() {
+        asked.push(("TLS", ctx.https(host, "/"), true));
+    }
+    if ctx.tree.has_app() {
+        asked.push(("proxied", ctx.site("/obs-app?x=1"), ctx.tree.serves_tls()));
+    }
+    let mut sent = Vec::new();
+    for (i, (what, r, tls)) in asked.into_iter().enumerate() {
+        let agent = format!("{marker}-{i}");
+        let resp = ctx.send(&r.arg("-A").arg(&agent));
+        expect(resp.exit == 0, || format!("{what}: {}", resp.summary()))?;
+        let proxied = resp.header(crate::app::APP_HEADER).is_some();
+        expect(what != "proxied" || proxied, || {
+            format!("{what}: not answered by the app: {}", resp.summary())
+        })?;
+        sent.push(Logged {
+            what,
+            agent,
+            tls,
+            proxied,
+        });
+    }
+    let lines = logged(ctx, &marker, sent.len())?;
+    let json = ctx.tree.access_log() == "json";
+    for s in &sent {
+        let found: Vec<&String> = lines
+            .iter()
+            .filter(|l| l.contains(s.agent.as_str()))
+            .collect();
+        expect(found.len() == 1, || {
+            format!(
+                "{}: {} access log lines with its user agent {}, want 1 (all: {lines:?})",
+                s.what,
+                found.len(),
+                s.agent
+            )
+        })?;
+        let line = found[0];
+        let checked = if json {
+            check_json_line(line, s)
+        } else {
+            check_timing_line(line, s)
+        };
+        checked.map_err(|e| {
+            format!(
+                "{} ({}): {e}
+  line: {line}",
+                s.what,
+                ctx.tree.access_log()
+            )
+        })?;
+    }
+    Ok(())
+}
+
+/// `HTTP/1.1` or `HTTP/2.0` at the end of the request line.
+fn has_version(request: &str) -> bool {
+    request.ends_with(" HTTP/1.1") || request.ends_with(" HTTP/2.0")
+}
+
+fn check_timing_line(line: &str, s: &Logged) -> Result<(), String> {
+    let f = logs::parse_timing(line)?;
+    let get = |k: &str| f.get(k).map_or("", String::as_str);
+    for key in [
+        "remote_addr",
+        "time",
+        "request",
+        "status",
+        "body_bytes_sent",
+        "user_agent",
+        "rt",
+        "uct",
+        "uht",
+        "urt",
+        "ua",
+        "us",
+        "tls",
+        "cipher",
+        "id",
+    ] {
+        expect(f.contains_key(key), || format!("no field {key}"))?;
+    }
+    expect(logs::is_iso8601(get("time")), || {
+        format!("time {:?}", get("time"))
+    })?;
+    expect(has_version(get("request")), || {
+        format!("request {:?}", get("request"))
+    })?;
+    expect(
+        get("status").len() == 3 && get("status").parse::<u16>().is_ok(),
+        || format!("status {:?}", get("status")),
+    )?;
+    expect(get("body_bytes_sent").parse::<u64>().is_ok(), || {
+        format!("body_bytes_sent {:?}", get("body_bytes_sent"))
+    })?;
+    expect(logs::seconds(get("rt")).is_some(), || {
+        format!("rt {:?}", get("rt"))
+    })?;
+    expect(
+        get("id").len() == 32 && get("id").bytes().all(|b| b.is_ascii_hexdigit()),
+        || format!("id {:?}", get("id")),
+    )?;
+    if s.proxied {
+        for key in ["uct", "uht", "urt"] {
+            expect(logs::seconds(get(key)).is_some(), || {
+                format!("{key} {:?}", get(key))
+            })?;
+        }
+        expect(get("ua") == APP_ADDR && get("us") == "200", || {
+            format!("ua {:?}, us {:?}", get("ua"), get("us"))
+        })?;
+    } else {
+        expect(get("urt") == "-" && get("ua") == "-", || {
+            format!("not proxied, yet urt {:?}, ua {:?}", get("urt"), get("ua"))
+        })?;
+    }
+    if s.tls {
+        expect(
+            get("tls").starts_with("TLSv1.") && get("cipher") != "-",
+            || format!("tls {:?}, cipher {:?}", get("tls"), get("cipher")),
+        )
+    } else {
+        expect(get("tls") == "-" && get("cipher") == "-", || {
+            format!(
+                "plain HTTP, yet tls {:?}, cipher {:?}",
+                get("tls"),
+                get("cipher")
+            )
+        })
+    }
+}
+
+fn check_json_line(line: &str, s: &Logged) -> Result<(), String> {
+    let v: serde_json::Value = serde_json::from_str(line).map_err(|e| format!("not JSON: {e}"))?;
+    let o = v.as_object().ok_or("not a JSON object")?;
+    let keys: Vec<&str> = o.keys().map(String::as_str).collect();
+    let mut want = vec![
+        "time_iso8601",
+        "remote_addr",
+        "request",
+        "server_protocol",
+        "status",
+        "body_bytes_sent",
+        "request_time",
+        "upstream_connect_time",
+        "upstream_header_time",
+        "upstream_response_time",
+        "upstream_addr",
+        "upstream_status",
+        "ssl_protocol",
+        "ssl_cipher",
+        "request_id",
+        "http_referer",
+        "http_user_agent",
+    ];
+    want.sort_unstable();
+    let mut got = keys.clone();
+    got.sort_unstable();
+    expect(got == want, || format!("keys {keys:?}"))?;
+    let text = |k: &str| v[k].as_str().unwrap_or("");
+    expect(v["request_time"].as_f64().is_some_and(|t| t >= 0.0), || {
+        format!("request_time {} is not a number", v["request_time"])
+    })?;
+    expect(v["body_bytes_sent"].is_u64(), || {
+        format!("body_bytes_sent {}", v["body_bytes_sent"])
+    })?;
+    expect(logs::is_iso8601(text("time_iso8601")), || {
+        format!("time_iso8601 {}", v["time_iso8601"])
+    })?;
+    expect(has_version(text("request")), || {
+        format!("request {}", v["request"])
+    })?;
+    expect(text("server_protocol").starts_with("HTTP/"), || {
+        format!("server_protocol {}", v["server_protocol"])
+    })?;
+    expect(text("status").parse::<u16>().is_ok(), || {
+        format!("status {}", v["status"])
+    })?;
+    expect(text("http_user_agent") == s.agent, || {
+        format!("http_user_agent {}", v["http_user_agent"])
+    })?;
+    if s.proxied {
+        for key in [
+            "upstream_connect_time",
+            "upstream_header_time",
+            "upstream_response_time",
+        ] {
+            expect(logs::seconds(text(key)).is_some(), || {
+                format!("{key} {}", v[key])
+            })?;
+        }
+        expect(text("upstream_addr") == APP_ADDR, || {
+            format!("upstream_addr {}", v["upstream_addr"])
+        })?;
+    } else {
+        expect(text("upstream_response_time").is_empty(), || {
+            format!(
+                "not proxied, yet upstream_response_time {}",
+                v["upstream_response_time"]
+            )
+        })?;
+    }
+    expect(s.tls == text("ssl_protocol").starts_with("TLSv1."), || {
+        format!("ssl_protocol {}", v["ssl_protocol"])
+    })
+}
+
+fn stub_status_loopback_only(ctx: &Ctx) -> Result<(), String> {
+    let url = |addr: &str, path: &str| format!("http://{addr}:{STATUS_PORT}{path}");
+    let marker = format!("nginx-gen-status-{}", ctx.tree.id);
+    for path in ["/", "/stub_status", "/nginx_status"] {
+        let r = Req::new(url("127.0.0.1", path)).arg("-A").arg(&marker);
+        let resp = status(ctx, &r, 200, &format!("stub_status on 127.0.0.1{path}"))?;
+        let n = logs::parse_stub_status(&resp.text())?;
+        // Active connections (this one at least), requests so far (this one at least).
+        expect(n[0] >= 1 && n[3] >= 1 && n[1] >= n[2], || {
+            format!("counters {n:?}")
+        })?;
+    }
+    let other = Req::new(url("127.0.0.1", "/"))
+        .arg("--interface")
+        .arg(OTHER_ADDR);
+    status(ctx, &other, 403, &format!("stub_status from {OTHER_ADDR}"))?;
+    for addr in [OTHER_ADDR, "[::1]"] {
+        let resp = ctx.send(&Req::new(url(addr, "/")));
+        expect(resp.exit == 7, || {
+            format!(
+                "{addr}:{STATUS_PORT}: want the connection refused (curl exit 7), got {}",
+                resp.summary()
+            )
+        })?;
+    }
+    // The scrapes stay out of the access log: a later request's line is there, theirs not.
+    let after = format!("{marker}-after");
+    ctx.send(&ctx.http(ctx.tree.host(), "/").arg("-A").arg(&after));
+    let lines = logged(ctx, &after, 1)?;
+    expect(lines.len() == 1, || {
+        format!("the line of {after} was not logged")
+    })?;
+    let text = std::fs::read_to_string(ACCESS_LOG).unwrap_or_default();
+    expect(
+        !text
+            .lines()
+            .any(|l| l.contains(&marker) && !l.contains(&after)),
+        || "a status request was logged".to_string(),
+    )
+}
+
 fn readme_tree(ctx: &Ctx) -> Result<(), String> {
     let host = ctx.tree.host();
     status(ctx, &ctx.https(host, "/"), 200, "https://example.com/")?;
@@ -793,6 +1083,16 @@ pub fn all() -> Vec<Behaviour> {
             run: streaming,
         },
         Behaviour {
+            name: "access_log_fields",
+            applies: |t| t.special == Special::None,
+            run: access_log_fields,
+        },
+        Behaviour {
+            name: "stub_status_loopback_only",
+            applies: |t| t.special == Special::None,
+            run: stub_status_loopback_only,
+        },
+        Behaviour {
             name: "readme_tree",
             applies: |t| t.special == Special::Readme,
             run: readme_tree,
@@ -819,7 +1119,11 @@ mod tests {
         names.sort_unstable();
         names.dedup();
         assert_eq!(names.len(), all.len());
-        assert_eq!(all.len(), 22, "the 22 behaviours of issue 11");
+        assert_eq!(
+            all.len(),
+            24,
+            "the 22 behaviours of issue 11 and 2 of issue 14"
+        );
     }
 
     #[test]

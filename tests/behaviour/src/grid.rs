@@ -7,6 +7,11 @@ use std::process::Command;
 pub const APP_ADDR: &str = "127.0.0.1:3000";
 /// The load balancer's address in the behind-LB trees (`curl --interface`).
 pub const LB_ADDR: &str = "127.0.0.2";
+/// An address of the namespace that is not loopback (TEST-NET-1, on `lo`): the status
+/// server must refuse it.
+pub const OTHER_ADDR: &str = "192.0.2.10";
+/// The status server's port: the default of `--status-port`.
+pub const STATUS_PORT: u16 = 81;
 /// A legal 50-character server name.
 pub const LONG_NAME: &str = "aaaaaaaaaa.bbbbbbbbbb.cccccccccc.ddddddddd.example";
 
@@ -112,6 +117,15 @@ impl Tree {
         }
     }
 
+    /// The access log format given (`--access-log`), else the default, `timing`.
+    pub fn access_log(&self) -> &str {
+        self.extra
+            .iter()
+            .position(|a| a == "--access-log")
+            .and_then(|i| self.extra.get(i + 1))
+            .map_or("timing", String::as_str)
+    }
+
     /// The host is an IP literal: clients send no SNI.
     pub fn host_is_ip(&self) -> bool {
         self.host().parse::<std::net::IpAddr>().is_ok()
@@ -199,7 +213,7 @@ pub fn trees() -> Vec<Tree> {
     t.push(
         Tree::new("api-tls-modern", "api", "api.test")
             .tls("modern")
-            .extra(&["--vcpu", "2", "--ram", "2G"]),
+            .extra(&["--vcpu", "2", "--ram", "2G", "--access-log", "json"]),
     );
     t.push(
         Tree::new("api-lb", "api", "api.test")
@@ -216,7 +230,7 @@ pub fn trees() -> Vec<Tree> {
     let lb = Tree::new("proxy-tls-lb", "proxy", "example.com")
         .tls("intermediate")
         .lb()
-        .extra(&["--vcpu", "2", "--ram", "4G"]);
+        .extra(&["--vcpu", "2", "--ram", "4G", "--access-log", "json"]);
     t.push(lb);
     let mut tiny = Tree::new("static-tiny-rhel", "static", "tiny.test")
         .extra(&["--vcpu", "1", "--ram", "256M"]);

@@ -18,5 +18,6 @@ pub mod app;
 pub mod behaviours;
 pub mod client;
 pub mod grid;
+pub mod logs;
 pub mod report;
 pub mod run;

@@ -162,6 +162,17 @@ struct Worker {
 impl Worker {
     fn new(dir: &Path) -> Result<Self, String> {
         sh("ip", &["link", "set", "lo", "up"])?;
+        // An address that is not loopback, for the status server's refusal.
+        sh(
+            "ip",
+            &[
+                "addr",
+                "add",
+                &format!("{}/32", grid::OTHER_ADDR),
+                "dev",
+                "lo",
+            ],
+        )?;
         // The second LB address needs no address of its own: 127.0.0.0/8 is local on lo.
         let nginx = grid::nginx_list()?;
         let cli = cli_bin()?;
@@ -236,6 +247,7 @@ impl Worker {
                 scratch: &running.scratch,
                 workers: running.workers,
                 keepalive: running.keepalive,
+                pid: running.child.id(),
                 app_js_gz: running.gz.clone(),
                 app_js_br: running.br.clone(),
             };

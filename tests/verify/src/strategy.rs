@@ -229,6 +229,8 @@ pub fn raw_inputs(
         any::<bool>(),
         any::<bool>(),
         any::<bool>(),
+        prop_oneof![Just("timing"), Just("json"), Just("combined"), Just("off")],
+        prop_oneof![Just(81u32), Just(0), Just(9113)],
     );
     let version = target.nginx_version;
     let allow_brotli = target.brotli;
@@ -236,7 +238,7 @@ pub fn raw_inputs(
     (machine, site, tls).prop_map(move |(m, s, t)| {
         let (vcpu, ram, workload, openssl, clients, static_files, response) = m;
         let (server_names, root, listen, upstreams, behind_lb, trusted, layout, lang) = s;
-        let (tls, profile, tls_port, ocsp, http3, brotli, text_numbers) = t;
+        let (tls, profile, tls_port, ocsp, http3, brotli, text_numbers, access_log, status) = t;
         let number = |n: u32| {
             if text_numbers {
                 nginx_gen_core::inputs::Scalar::Text(n.to_string())
@@ -288,6 +290,8 @@ pub fn raw_inputs(
             // Detected facts: kTLS (ssl_conf_command), a low fs.file-max (written).
             ktls: Some(brotli != behind_lb),
             file_max: text_numbers.then(|| number(100_000)),
+            access_log: Some(access_log.into()),
+            status_port: Some(number(status)),
         }
     })
 }
