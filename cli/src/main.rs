@@ -91,10 +91,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             check: args,
             install_root,
         }) => check(args, &install_root),
-        Some(Command::Schema) => {
-            let schema = nginx_gen_core::inputs::json_schema();
-            print(&format!("{schema:#}\n"))
-        }
+        Some(Command::Schema) => print(&(nginx_gen_core::inputs::json_schema() + "\n")),
         Some(Command::Completions { shell }) => {
             clap_complete::generate(shell, &mut Cli::command(), "nginx-gen", &mut io::stdout());
             Ok(())

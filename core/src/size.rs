@@ -38,10 +38,7 @@ impl SizeError {
             Self::Negative => Msg::of(&SIZE_NEGATIVE),
             Self::NotANumber => Msg::of(&SIZE_NOT_NUMBER),
             Self::UnknownUnit(u) => {
-                let mut shown: String = u.chars().take(16).flat_map(char::escape_debug).collect();
-                if u.chars().nth(16).is_some() {
-                    shown.push('…');
-                }
+                let shown = crate::inputs::printable_up_to(u, 16);
                 Msg::with(&SIZE_UNIT, vec![("unit", Arg::Value(shown))])
             }
             Self::TooLarge => Msg::of(&SIZE_TOO_LARGE),

@@ -3,8 +3,8 @@
 //! Thin wasm-bindgen bindings over [`nginx_gen_core`]: every function reads the same JSON
 //! input document as the CLI's `--input`, and `generate` returns the same document as the
 //! CLI's `--format json` (plus the files). Values cross the boundary as JSON text, written
-//! by `serde_json` exactly as the CLI writes them and read by the engine's `JSON.parse`, so
-//! the objects are identical to what the CLI prints.
+//! by core's JSON writer exactly as the CLI writes them and read by the engine's
+//! `JSON.parse`, so the objects are identical to what the CLI prints.
 //!
 //! Invalid input never panics: it throws a JS `Error` whose `field`, `accepted` and `errors`
 //! properties come from core's [`InputErrors`].
@@ -361,35 +361,7 @@ pub fn choices() -> Result<JsValue, JsValue> {
 /// registry: the same document as `nginx-gen schema`.
 #[wasm_bindgen(js_name = inputSchema, unchecked_return_type = "Record<string, unknown>")]
 pub fn input_schema() -> Result<JsValue, JsValue> {
-    value_to_js(&nginx_gen_core::inputs::json_schema())
-}
-
-/// A `serde_json::Value` as the JS value `JSON.parse` would give for its text, built
-/// directly: serialising a `Value` brings `serde_json`'s float formatting into the module
-/// (a `Value`'s number may be a float), and the schema holds only integers.
-fn value_to_js(value: &serde_json::Value) -> Result<JsValue, JsValue> {
-    use serde_json::Value;
-    Ok(match value {
-        Value::Null => JsValue::NULL,
-        Value::Bool(b) => JsValue::from_bool(*b),
-        // Exact for the schema's integers; JSON.parse reads any number as this double.
-        Value::Number(n) => JsValue::from_f64(n.as_f64().unwrap_or(f64::NAN)),
-        Value::String(s) => JsValue::from_str(s),
-        Value::Array(items) => {
-            let array = js_sys::Array::new();
-            for item in items {
-                array.push(&value_to_js(item)?);
-            }
-            array.into()
-        }
-        Value::Object(members) => {
-            let object = js_sys::Object::new();
-            for (key, item) in members {
-                js_sys::Reflect::set(&object, &JsValue::from_str(key), &value_to_js(item)?)?;
-            }
-            object.into()
-        }
-    })
+    js_sys::JSON::parse(&nginx_gen_core::inputs::json_schema())
 }
 
 /// Version of the JSON document's layout (`schema_version` in `generate()`'s result).

@@ -233,7 +233,9 @@ fn input_schema_is_the_registry_schema() {
     let schema = api::input_schema().unwrap();
     assert_eq!(
         text(&schema),
-        nginx_gen_core::inputs::json_schema().to_string()
+        serde_json::from_str::<serde_json::Value>(&nginx_gen_core::inputs::json_schema())
+            .unwrap()
+            .to_string()
     );
     let vcpu = get(&get(&schema, "properties"), "vcpu");
     assert_eq!(get(&vcpu, "maximum").as_f64(), Some(1024.0));

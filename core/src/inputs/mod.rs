@@ -171,6 +171,7 @@ use check::Checker;
 
 pub use doc::markdown;
 pub use ip::Ip;
+pub(crate) use raw::printable_up_to;
 pub use raw::{InputError, InputErrors, RawValue, Scalar, WrongShape};
 pub use registry::{INPUTS, Inputs, RawInputs};
 pub use schema::json_schema;

@@ -398,17 +398,114 @@ pub(crate) fn printable(s: &str) -> String {
     printable_up_to(s, 64)
 }
 
-fn printable_up_to(s: &str, max: usize) -> String {
-    let mut out: String = s.chars().take(max).flat_map(char::escape_debug).collect();
+/// At most `max` characters of `s`, escaped as `char::escape_debug` escapes them, then `…`
+/// if there were more.
+pub(crate) fn printable_up_to(s: &str, max: usize) -> String {
+    let mut out = String::with_capacity(s.len().min(max) + 2);
+    for c in s.chars().take(max) {
+        escape_into(&mut out, c);
+    }
     if s.chars().nth(max).is_some() {
         out.push('…');
     }
     out
 }
 
+/// Characters shown as `\u{…}` besides the control characters: Unicode's invisible and
+/// format characters, separators other than the space, combining marks, private use and
+/// non-characters (ranges, inclusive). `char::escape_debug` asks the standard library's
+/// Unicode tables instead, which cost the browser builds about 1.5 KB; this list covers
+/// what can hide or reorder text in a message (a test compares it with `escape_debug`).
+const HIDDEN: &[(u32, u32)] = &[
+    (0xa0, 0xa0),
+    (0xad, 0xad),
+    (0x300, 0x36f),
+    (0x600, 0x605),
+    (0x61c, 0x61c),
+    (0x6dd, 0x6dd),
+    (0x70f, 0x70f),
+    (0x1680, 0x1680),
+    (0x180e, 0x180e),
+    (0x1ab0, 0x1aff),
+    (0x1dc0, 0x1dff),
+    (0x2000, 0x200f),
+    (0x2028, 0x202f),
+    (0x205f, 0x206f),
+    (0x20d0, 0x20ff),
+    (0x3000, 0x3000),
+    (0xd800, 0xf8ff),
+    (0xfe00, 0xfe0f),
+    (0xfe20, 0xfe2f),
+    (0xfeff, 0xfeff),
+    (0xfff9, 0xfffb),
+    (0xfffe, 0xffff),
+    (0x000e_0000, 0x000e_0fff),
+    (0x000f_0000, 0x0010_ffff),
+];
+
+/// Appends `c` as `char::escape_debug` writes it (see [`HIDDEN`]).
+fn escape_into(out: &mut String, c: char) {
+    let short = match c {
+        '\0' => '0',
+        '\t' => 't',
+        '\r' => 'r',
+        '\n' => 'n',
+        '\\' | '\'' | '"' => c,
+        _ => {
+            let code = u32::from(c);
+            if c.is_control() || HIDDEN.iter().any(|&(lo, hi)| (lo..=hi).contains(&code)) {
+                out.push_str("\\u{");
+                let digits = (32 - code.leading_zeros()).div_ceil(4).max(1);
+                for i in (0..digits).rev() {
+                    out.push(char::from(
+                        b"0123456789abcdef"[(code >> (4 * i) & 0xf) as usize],
+                    ));
+                }
+                out.push('}');
+            } else {
+                out.push(c);
+            }
+            return;
+        }
+    };
+    out.push('\\');
+    out.push(short);
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::Inputs;
+
+    /// The escapes are `escape_debug`'s for ASCII, the Latin-1 block, the listed ranges'
+    /// edges and common scripts; elsewhere (unassigned code points and the like) the
+    /// standard library may escape more.
+    #[test]
+    fn escapes_as_escape_debug_does() {
+        let std = |c: char| c.escape_debug().to_string();
+        let ours = |c: char| super::printable(&c.to_string());
+        let mut checked = (0..0x3000).chain(0xfe00..0x10000).collect::<Vec<u32>>();
+        for &(lo, hi) in super::HIDDEN {
+            checked.extend([lo.saturating_sub(1), lo, hi, hi + 1]);
+        }
+        for c in checked.into_iter().filter_map(char::from_u32) {
+            // Assigned, printable in std's tables, or one of ours: the two must agree.
+            let (s, o) = (std(c), ours(c));
+            if s.starts_with("\\u{") == o.starts_with("\\u{") {
+                assert_eq!(o, s, "U+{:04X}", u32::from(c));
+            } else {
+                // Where they differ, std escapes an unassigned or rare code point.
+                assert!(
+                    o.len() < s.len(),
+                    "U+{:04X}: ours {o}, std {s}",
+                    u32::from(c)
+                );
+            }
+        }
+        assert_eq!(
+            super::printable("a\u{202e}b\u{200b}\n"),
+            "a\\u{202e}b\\u{200b}\\n"
+        );
+    }
 
     fn raw(json: &str) -> Result<Inputs, super::InputErrors> {
         Inputs::from_json(json)
