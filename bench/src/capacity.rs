@@ -599,6 +599,9 @@ fn cli_args(ctx: &Ctx, size: &Size, load: &str, port: u16) -> Vec<String> {
         &ctx.site.to_string_lossy(),
         "--listen",
         &format!("127.0.0.1:{port}"),
+        // No status server on 127.0.0.1:81: configurations may run side by side.
+        "--status-port",
+        "0",
     ]
     .map(String::from)
     .to_vec();

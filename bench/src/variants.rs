@@ -215,6 +215,9 @@ pub fn gen_inputs(env: &Env, family: Family, port: u16) -> Result<Inputs, String
         "root": env.site,
         "server_names": ["bench.test", env.addr],
         "workload": if family == Family::Proxy { "proxy" } else { "static" },
+        // Instances run side by side on one loopback: each would bind the status server's
+        // 127.0.0.1:81. Monitoring is not what is measured.
+        "status_port": 0,
     });
     match family {
         Family::Static => raw["listen"] = serde_json::json!([format!("{}:{port}", env.addr)]),
