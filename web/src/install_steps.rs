@@ -28,8 +28,10 @@ pub fn cached() -> Option<InstallSteps<'static>> {
 /// When `text` is not this build's `install-steps.sh`.
 pub fn keep(text: String) -> Result<(), &'static str> {
     if cached().is_none() {
-        let text: &'static str = text.leak();
-        LOADED.set(Some(InstallSteps::check(text)?));
+        // Checked before it is leaked: a refused file (an error page, on every retry) is
+        // dropped. The second check, on the kept copy, passes the same bytes.
+        InstallSteps::check(&text)?;
+        LOADED.set(InstallSteps::check(text.leak()).ok());
     }
     Ok(())
 }
