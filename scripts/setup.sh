@@ -40,6 +40,9 @@ if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknow
   }
 fi
 
+# The page's release build rebuilds std with a pinned nightly (scripts/build-page.sh).
+bash scripts/build-page.sh --install
+
 # cargo install TOOL VERSION-CHECK ARGS…: skipped when `TOOL --version` already matches.
 cargo_tool() {
   local bin=$1 want=$2; shift 2

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The web page (web/, index.html, Trunk.toml):
-#  1. trunk build --release (wasm-release profile: opt-level z, LTO; wasm-opt -Oz) -> dist/;
+#  1. scripts/build-page.sh: trunk build --release (wasm-release profile: opt-level z, LTO;
+#     std rebuilt for size by a pinned nightly; wasm-opt -Oz) -> dist/;
 #  2. components and URL state in headless Chromium: wasm-bindgen-test;
 #  3. end to end in Debian's Chromium (playwright-core): 24 input combinations byte for
 #     byte against the release CLI, share URL, languages, invalid input, .tar.gz, keyboard,
@@ -22,7 +23,7 @@ mkdir -p tests/artifacts
 cargo build --release --locked -p nginx-gen
 # The browser-only code paths (stage 10 lints the crate natively).
 cargo clippy --locked --target wasm32-unknown-unknown --all-targets -p nginx-gen-web -- -D warnings
-timeout 1200 trunk build --release --locked
+timeout 1200 bash scripts/build-page.sh
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
   timeout 1200 cargo test --locked --target wasm32-unknown-unknown -p nginx-gen-web
 timeout 600 node --test tests/e2e/web.test.mjs
