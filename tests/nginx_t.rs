@@ -119,6 +119,13 @@ fn combinations(cert: &Path, key: &Path) -> Vec<Vec<String>> {
                             2 => args.extend(["--status-port".into(), "0".into()]),
                             _ => {}
                         }
+                        // Micro-caching where there is an application, with its header once in two.
+                        if workload != "static" && n % 3 != 0 {
+                            args.extend(["--cache".into(), "micro".into()]);
+                            if n % 2 == 0 {
+                                args.push("--cache-status".into());
+                            }
+                        }
                         out.push(args);
                     }
                 }

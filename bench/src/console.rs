@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use crate::results::ModeResult;
 use crate::stats::Stat;
-use crate::variants::Variant;
+use crate::variants::{Kind, Variant};
 use crate::verdict::{applies, baselines, compare, tally};
 
 pub fn console(modes: &[ModeResult], variants: &[Variant]) -> String {
@@ -40,7 +40,10 @@ pub fn console(modes: &[ModeResult], variants: &[Variant]) -> String {
                     s.errors()
                 );
                 if !v.is_baseline() {
-                    for (b, base) in baselines(variants) {
+                    // A variant of nginx-gen's output is measured against nginx-gen too.
+                    let gen_index = variants.iter().position(|v| matches!(v.kind, Kind::Gen));
+                    let others = gen_index.filter(|&g| g != vi).map(|g| (g, &variants[g]));
+                    for (b, base) in baselines(variants).chain(others) {
                         if let Some(r) = compare(c, vi, b, m.workers, m.link_mbit) {
                             let _ =
                                 write!(line, "  {}: {:.2}× {}", base.name, r.rps, r.verdict.text());

@@ -107,6 +107,14 @@ pub struct Opts {
           value_parser = Variant::parse_patch)]
     pub patch: Vec<Variant>,
 
+    /// Add nginx-gen's output for the benchmark's inputs plus these, as variant NAME
+    ///
+    /// `NAME='{"input": value, …}'`, inputs as in docs/inputs.md; repeatable. Example:
+    /// --input 'micro={"cache":"micro"}' (the proxy scenarios, compared with nginx-gen).
+    #[arg(long = "input", value_name = "NAME='{…}'", action = ArgAction::Append,
+          value_parser = Variant::parse_inputs)]
+    pub inputs: Vec<Variant>,
+
     /// Add another nginx.conf template as variant NAME (placeholders as in
     /// bench/guide/nginx.conf, with the guide's server blocks); repeatable
     #[arg(long, value_name = "NAME=FILE", action = ArgAction::Append,
@@ -123,7 +131,7 @@ pub struct Opts {
     #[arg(long)]
     pub keep: bool,
 
-    /// The `--patch` and `--extra` variants, in command-line order.
+    /// The `--patch`, `--extra` and `--input` variants, in command-line order.
     #[arg(skip)]
     pub variants: Vec<Variant>,
 }
@@ -164,6 +172,7 @@ impl Opts {
         let mut variants: Vec<(usize, Variant)> = at("patch")
             .zip(o.patch.iter().cloned())
             .chain(at("extra").zip(o.extra.iter().cloned()))
+            .chain(at("inputs").zip(o.inputs.iter().cloned()))
             .collect();
         variants.sort_by_key(|(index, _)| *index);
         o.variants = variants.into_iter().map(|(_, v)| v).collect();

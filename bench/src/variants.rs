@@ -60,6 +60,8 @@ pub enum Kind {
     Gen,
     /// nginx-gen's output with these `name args` directives replaced or added.
     Patched(Vec<(String, String)>),
+    /// nginx-gen's output for the benchmark's inputs plus these (a JSON object).
+    Inputs(String),
     /// A template file, with the guide's server blocks.
     Extra(PathBuf),
 }
@@ -117,6 +119,20 @@ impl Variant {
             name: name.to_string(),
             kind: Kind::Patched(list),
         })
+    }
+
+    /// `NAME={"input": value, …}` → nginx-gen's output with these inputs added.
+    pub fn parse_inputs(spec: &str) -> Result<Self, String> {
+        let (name, json) = spec
+            .split_once('=')
+            .ok_or("--input wants NAME='{\"input\": value}'")?;
+        match serde_json::from_str::<serde_json::Value>(json) {
+            Ok(serde_json::Value::Object(_)) => Ok(Self {
+                name: name.to_string(),
+                kind: Kind::Inputs(json.to_string()),
+            }),
+            _ => Err(format!("--input {name}: not a JSON object: {json}")),
+        }
     }
 
     pub fn parse_extra(spec: &str) -> Result<Self, String> {
@@ -206,6 +222,16 @@ pub const SYSTEMD_NOFILE: (u64, u64) = (1024, 524_288);
 
 /// nginx-gen's inputs for this instance.
 pub fn gen_inputs(env: &Env, family: Family, port: u16) -> Result<Inputs, String> {
+    gen_inputs_with(env, family, port, "{}")
+}
+
+/// nginx-gen's inputs for this instance, plus `extra` (a JSON object of inputs).
+pub fn gen_inputs_with(
+    env: &Env,
+    family: Family,
+    port: u16,
+    extra: &str,
+) -> Result<Inputs, String> {
     let mut raw = serde_json::json!({
         "vcpu": env.workers,
         "ram": env.ram,
@@ -234,6 +260,11 @@ pub fn gen_inputs(env: &Env, family: Family, port: u16) -> Result<Inputs, String
             raw["upstreams"] = serde_json::json!([env.upstream]);
         }
     }
+    if let Ok(serde_json::Value::Object(extra)) = serde_json::from_str(extra) {
+        for (k, v) in extra {
+            raw[k] = v;
+        }
+    }
     let raw =
         RawInputs::from_json(&raw.to_string()).map_err(|e| format!("nginx-gen inputs: {e:?}"))?;
     Inputs::from_raw(&raw).map_err(|e| format!("nginx-gen inputs: {e:?}"))
@@ -245,7 +276,9 @@ pub(crate) fn relocate(text: &str, prefix: &str) -> String {
     for line in text.lines() {
         let l = line
             .replace("/var/log/nginx/", &format!("{prefix}/logs/"))
-            .replace("/run/nginx.pid", &format!("{prefix}/nginx.pid"));
+            .replace("/run/nginx.pid", &format!("{prefix}/nginx.pid"))
+            // The micro-cache's directory (`--input 'micro={"cache":"micro"}'`).
+            .replace("/var/lib/nginx/", &format!("{prefix}/"));
         out.push_str(&l);
         out.push('\n');
         if line.trim() == "http {" {
@@ -400,8 +433,12 @@ pub fn write(
             };
             Ok(Written { conf, nofile })
         }
-        Kind::Gen | Kind::Patched(_) => {
-            let plan = Plan::new(&gen_inputs(env, family, port)?);
+        Kind::Gen | Kind::Patched(_) | Kind::Inputs(_) => {
+            let extra = match &variant.kind {
+                Kind::Inputs(json) => json.as_str(),
+                _ => "{}",
+            };
+            let plan = Plan::new(&gen_inputs_with(env, family, port, extra)?);
             let mut nofile = SYSTEMD_NOFILE;
             let directives = match &variant.kind {
                 Kind::Patched(d) => d.clone(),

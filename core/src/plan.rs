@@ -103,6 +103,9 @@ pub enum TableRole {
     ForwardedFor,
     /// `$forwarded_scheme`: the load balancer's scheme, or this connection's.
     ForwardedScheme,
+    /// `$cache_bypass`: 1 for requests with a cookie or credentials, which the micro-cache
+    /// neither answers nor stores.
+    CacheBypass,
 }
 
 /// One row of a table: the key and its values, as written.
@@ -110,11 +113,12 @@ pub type Row = (&'static str, &'static [&'static str]);
 
 impl TableRole {
     /// Every table, in output order.
-    pub const ALL: [Self; 4] = [
+    pub const ALL: [Self; 5] = [
         Self::Types,
         Self::ConnectionUpgrade,
         Self::ForwardedFor,
         Self::ForwardedScheme,
+        Self::CacheBypass,
     ];
 
     /// The rows of the block.
@@ -138,6 +142,7 @@ impl TableRole {
                 ("~=(https?)$", &["$1"]),
                 ("default", &["$scheme"]),
             ],
+            Self::CacheBypass => &[("", &["0"]), ("default", &["1"])],
         }
     }
 }

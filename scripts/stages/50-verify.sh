@@ -29,6 +29,9 @@ if ! getent passwd nginx >/dev/null; then
   say "creating the system user 'nginx'"
   $SUDO useradd --system --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin --user-group nginx
 fi
+# The nginx-org and docker packages' data directory, where their trees keep the micro-cache
+# (nginx -t creates the cache's own directory inside it, as on those hosts).
+[ -d /var/cache/nginx ] || $SUDO mkdir -p /var/cache/nginx
 command -v openssl >/dev/null || { echo "verify: openssl is missing (scripts/setup.sh installs it)" >&2; exit 1; }
 [ -x /usr/sbin/nginx ] || { echo "verify: Debian's nginx is missing (scripts/setup.sh installs it)" >&2; exit 1; }
 

@@ -156,6 +156,10 @@ texts! {
     HintAccessLog => "timing: combined plus request and upstream times and TLS; json: the same as JSON.",
     LabelStatusPort => "Status port",
     HintStatusPort => "stub_status counters on 127.0.0.1 for monitoring agents; 0: off.",
+    LabelCache => "Micro-cache",
+    HintCache => "micro: the application's pages kept for a second, not for requests with a cookie or credentials.",
+    LabelCacheStatus => "Cache status header",
+    HintCacheStatus => "X-Cache-Status: HIT, MISS or BYPASS, for checking the cache.",
 }
 
 /// The heading of a fieldset of the form.
@@ -206,6 +210,8 @@ impl Field {
             "ktls" => (T::LabelKtls, T::HintKtls),
             "access_log" => (T::LabelAccessLog, T::HintAccessLog),
             "status_port" => (T::LabelStatusPort, T::HintStatusPort),
+            "cache" => (T::LabelCache, T::HintCache),
+            "cache_status" => (T::LabelCacheStatus, T::HintCacheStatus),
             _ => return None,
         })
     }

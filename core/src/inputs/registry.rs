@@ -10,8 +10,8 @@ use super::raw::Scalar;
 use super::spec::DefaultValue::{List, Unset, Value};
 use super::spec::{Flag, Form, Group, Kind, Section, Widget};
 use super::values::{
-    AccessLog, Cidr, Lang, Layout, Listen, PolicyVersion, Release, Resolver, SafePath, ServerName,
-    Target, TlsProfile, Upstream, Workload,
+    AccessLog, Cache, Cidr, Lang, Layout, Listen, PolicyVersion, Release, Resolver, SafePath,
+    ServerName, Target, TlsProfile, Upstream, Workload,
 };
 use crate::size::ByteSize;
 
@@ -258,6 +258,24 @@ inputs! {
         default: Value("32K"),
         help: "Typical response size",
         form: Form::at(Section::Workload, 6, Widget::Text),
+    }
+    /// Micro-caching of the application's responses (`micro`: a second; `off`).
+    cache: Cache = String {
+        flag: Flag::value("cache", "MODE"),
+        group: Group::Workload,
+        kind: Kind::Choice(Cache::NAMES),
+        default: Value("off"),
+        help: "Cache the application's pages for a second (micro)",
+        note: "not with static",
+        form: Form::at(Section::Workload, 8, Widget::Select),
+    }
+    /// Send `X-Cache-Status` (HIT, MISS, BYPASS…) with cached responses.
+    cache_status: bool = bool {
+        flag: Flag::switch("cache-status"),
+        group: Group::Workload,
+        help: "Send X-Cache-Status with the application's responses",
+        note: "only with cache",
+        form: Form::at(Section::Workload, 9, Widget::Checkbox),
     }
     /// Clients reach nginx through a load balancer or CDN.
     behind_lb: bool = bool {

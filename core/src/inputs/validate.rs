@@ -6,7 +6,7 @@ use crate::policy::{Feature, Versions};
 use super::check::Checker;
 use super::raw::RawValue;
 use super::texts::{self, Msg, value};
-use super::values::{Release, ServerName};
+use super::values::{Cache, Release, ServerName};
 use super::{Group, INPUTS, InputErrors, Inputs, RawInputs, defaults};
 
 impl Default for Inputs {
@@ -137,6 +137,20 @@ impl Inputs {
                 Msg::of(&texts::ACCEPTED_STATUS_PORT),
             );
         }
+        if self.cache != Cache::Off && !self.workload.proxies() {
+            c.fail(
+                "cache",
+                Msg::of(&texts::CACHE_APP),
+                Msg::of(&texts::ACCEPTED_CACHE_APP),
+            );
+        }
+        if self.cache_status && self.cache == Cache::Off {
+            c.fail(
+                "cache_status",
+                Msg::of(&texts::CACHE_STATUS),
+                Msg::of(&texts::ACCEPTED_CACHE_STATUS),
+            );
+        }
         if self.tls_cert.is_some() != self.tls_key.is_some() {
             let field = if self.tls_cert.is_some() {
                 "tls_key"
@@ -158,6 +172,8 @@ impl Inputs {
         let companions: &[&str] = match name {
             "ocsp_stapling" | "http3" | "bootstrap" => &["tls"],
             "tls_cert" => &["tls_key"],
+            "cache" => &["workload"],
+            "cache_status" => &["cache", "workload"],
             "tls_key" => &["tls_cert"],
             _ => &[],
         };

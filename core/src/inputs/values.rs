@@ -57,6 +57,17 @@ choice! {
 }
 
 choice! {
+    /// Caching of the application's responses.
+    pub enum Cache {
+        /// Nothing cached.
+        Off = "off",
+        /// Responses cached for a second: a burst of requests for one page reaches the
+        /// application once a second.
+        Micro = "micro",
+    }
+}
+
+choice! {
     /// Where the distribution's nginx package keeps things.
     pub enum Layout {
         /// Debian and Ubuntu packages (`www-data`, `modules-enabled/`).

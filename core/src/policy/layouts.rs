@@ -59,6 +59,14 @@ impl Layout {
     pub const fn packages_brotli(self) -> bool {
         matches!(self, Self::Debian | Self::NginxOrg)
     }
+    /// A directory the package creates for nginx's own data, where nginx makes the
+    /// micro-cache's directory (it creates only the last component).
+    pub const fn cache_parent(self) -> &'static str {
+        match self {
+            Self::Debian | Self::Rhel => "/var/lib/nginx",
+            Self::NginxOrg | Self::Docker => "/var/cache/nginx",
+        }
+    }
     /// The package's usual document root.
     pub const fn default_root(self) -> &'static str {
         match self {

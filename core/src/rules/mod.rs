@@ -13,6 +13,7 @@
 
 pub mod formula;
 
+mod cache;
 mod compression;
 mod events;
 mod files;
@@ -341,6 +342,7 @@ pub static RULES: &[&Rule] = &[
     &http::CLIENT_HEADER_BUFFER_SIZE,
     &http::LOG_FORMAT,
     &http::ACCESS_LOG,
+    &cache::PROXY_CACHE_PATH,
     &files::OPEN_FILE_CACHE,
     &files::OPEN_FILE_CACHE_VALID,
     &files::OPEN_FILE_CACHE_MIN_USES,
@@ -374,6 +376,7 @@ pub static RULES: &[&Rule] = &[
     &proxy::UPGRADE_MAP,
     &proxy::FORWARDED_FOR_MAP,
     &proxy::FORWARDED_SCHEME_MAP,
+    &cache::BYPASS_MAP,
     &proxy::UPSTREAM_SERVER,
     &proxy::KEEPALIVE,
     &site::LISTEN_CATCH_ALL,
@@ -410,6 +413,7 @@ pub static RULES: &[&Rule] = &[
     &headers::NOSNIFF,
     &headers::FRAME_OPTIONS,
     &headers::REFERRER_POLICY,
+    &cache::CACHE_STATUS,
     &site::CLIENT_MAX_BODY_SIZE,
     &site::HIDDEN,
     &site::ROOT,
@@ -430,6 +434,14 @@ pub static RULES: &[&Rule] = &[
     &proxy::PROXY_BUFFERS,
     &proxy::PROXY_BUSY_BUFFERS_SIZE,
     &proxy::PROXY_CONNECT_TIMEOUT,
+    &cache::PROXY_CACHE,
+    &cache::PROXY_CACHE_KEY,
+    &cache::PROXY_CACHE_VALID,
+    &cache::PROXY_CACHE_LOCK,
+    &cache::PROXY_CACHE_USE_STALE,
+    &cache::PROXY_CACHE_BACKGROUND_UPDATE,
+    &cache::PROXY_CACHE_BYPASS,
+    &cache::PROXY_NO_CACHE,
     &site::STATUS_LISTEN,
     &site::STUB_STATUS,
     &site::STATUS_ALLOW,

@@ -7,7 +7,7 @@ use crate::policy::Feature;
 use crate::size::ByteSize;
 
 /// The location that proxies: the named `@app` of the mixed workload, else `/`.
-fn location(c: &Ctx) -> Scope {
+pub(super) fn location(c: &Ctx) -> Scope {
     let location = if c.i.workload == Workload::Mixed {
         LocationRole::App
     } else {

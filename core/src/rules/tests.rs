@@ -75,6 +75,9 @@ pub(crate) fn grid() -> Vec<Plan> {
                                     .into(),
                                 ),
                                 status_port: (layout == "docker").then(|| 0u32.into()),
+                                // Micro-caching with and without its header.
+                                cache: (workload != "static" && lb != tls).then(|| "micro".into()),
+                                cache_status: Some(workload != "static" && !lb && tls),
                                 ..RawInputs::default()
                             };
                             // HTTP/3 needs nginx ≥ 1.25: such pairs are not inputs.
@@ -208,6 +211,7 @@ fn every_rule_is_tested_in_its_family_file() {
         ("site.rs", include_str!("site.rs")),
         ("kernel.rs", include_str!("kernel.rs")),
         ("limits.rs", include_str!("limits.rs")),
+        ("cache.rs", include_str!("cache.rs")),
     ];
     let mut defined = 0;
     for (file, source) in families {

@@ -3,6 +3,7 @@
 //!
 //! - any path: `200` with a JSON echo of the request (method, path, headers, body length)
 //!   and the identifying header `X-Behaviour-App: echo`;
+//! - `/slow…`: the same echo after [`SLOW`];
 //! - `/stream`: five chunks 200 ms apart, `X-Accel-Buffering: no`;
 //! - `/ws` with `Upgrade: websocket`: a WebSocket echo (tungstenite);
 //!
@@ -32,6 +33,9 @@ pub struct Stats {
     close_requested: AtomicUsize,
     paths: Mutex<Vec<String>>,
 }
+
+/// How long a request for a path starting with `/slow` waits before its answer.
+pub const SLOW: Duration = Duration::from_millis(600);
 
 /// A running app; it lives as long as the process.
 #[derive(Debug, Clone)]
@@ -97,6 +101,17 @@ impl App {
     /// Requests that carried `Connection: close`.
     pub fn close_requested(&self) -> usize {
         self.stats.close_requested.load(Ordering::SeqCst)
+    }
+
+    /// How many requests for exactly `path` (query included) reached the app.
+    pub fn count(&self, path: &str) -> usize {
+        self.stats
+            .paths
+            .lock()
+            .expect("no poisoned lock")
+            .iter()
+            .filter(|p| *p == path)
+            .count()
     }
 
     /// Whether a request for `path` (query included) reached the app.
@@ -242,6 +257,10 @@ fn serve(stream: TcpStream, stats: &Stats) -> std::io::Result<()> {
             return writer.flush();
         }
         let body_length = read_body(&mut reader, &head)?;
+        if head.path.starts_with("/slow") {
+            // A slow page: concurrent misses must wait for one response (`proxy_cache_lock`).
+            std::thread::sleep(SLOW);
+        }
         if head.path.starts_with("/stream") {
             stream_chunks(&mut writer)?;
         } else {

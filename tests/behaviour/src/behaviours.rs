@@ -1093,6 +1093,26 @@ pub fn all() -> Vec<Behaviour> {
             run: stub_status_loopback_only,
         },
         Behaviour {
+            name: "cache_hit_after_miss",
+            applies: |t| t.special == Special::Cache,
+            run: crate::cache::hit_after_miss,
+        },
+        Behaviour {
+            name: "cache_bypass_for_users",
+            applies: |t| t.special == Special::Cache,
+            run: crate::cache::bypass_for_users,
+        },
+        Behaviour {
+            name: "cache_post_never_cached",
+            applies: |t| t.special == Special::Cache,
+            run: crate::cache::post_never_cached,
+        },
+        Behaviour {
+            name: "cache_lock_one_upstream_request",
+            applies: |t| t.special == Special::Cache,
+            run: crate::cache::lock_one_upstream_request,
+        },
+        Behaviour {
             name: "readme_tree",
             applies: |t| t.special == Special::Readme,
             run: readme_tree,

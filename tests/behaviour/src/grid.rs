@@ -35,6 +35,9 @@ pub enum Special {
     DualListen,
     /// The README's proxy+TLS command, no version flags: only on Debian's nginx.
     Readme,
+    /// `--cache micro --cache-status`: only the cache's behaviours run on it (the others
+    /// read the app's echo of each request, which a cached page repeats).
+    Cache,
 }
 
 /// One generated tree: its inputs and what the behaviours need to know about them.
@@ -181,6 +184,11 @@ impl Tree {
         a
     }
 
+    /// Whether `behaviour` runs on this tree.
+    pub fn runs(&self, behaviour: &str) -> bool {
+        self.special != Special::Cache || behaviour.starts_with("cache_")
+    }
+
     /// Whether the tree runs on this nginx at all.
     pub fn runs_on(&self, nginx: &Nginx) -> bool {
         self.special != Special::Readme || nginx.debian
@@ -270,6 +278,19 @@ pub fn trees() -> Vec<Tree> {
         Tree::new("dual-listen", "proxy", "dual.test")
             .special(Special::DualListen)
             .extra(&["--listen", "80", "--listen", "[::]:80"]),
+    );
+    t.push(
+        Tree::new("proxy-cache", "proxy", "cache.test")
+            .special(Special::Cache)
+            .extra(&[
+                "--vcpu",
+                "2",
+                "--ram",
+                "4G",
+                "--cache",
+                "micro",
+                "--cache-status",
+            ]),
     );
     t.push(
         Tree::new("readme", "proxy", "example.com")

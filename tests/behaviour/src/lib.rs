@@ -16,6 +16,7 @@
 
 pub mod app;
 pub mod behaviours;
+pub mod cache;
 pub mod client;
 pub mod grid;
 pub mod logs;

@@ -131,7 +131,7 @@ fn main() -> ExitCode {
                 tree: t.id.to_string(),
                 behaviours: Vec::new(),
             };
-            for b in all.iter().filter(|b| (b.applies)(t)) {
+            for b in all.iter().filter(|b| (b.applies)(t) && t.runs(b.name)) {
                 let name = trial_name(b.name, &n.label, t.id);
                 if selected(&args, &name) {
                     job.behaviours.push(b.name.to_string());

@@ -210,6 +210,7 @@ pub fn raw_inputs(
         proptest::option::of(prop_oneof![1u32..=10_000_000, 1u32..=100_000]),
         prop_oneof![0u32..=100, 0u32..=100_000_000],
         response_size(),
+        any::<bool>(),
     );
     let site = (
         list(server_name(), 4),
@@ -236,7 +237,7 @@ pub fn raw_inputs(
     let allow_brotli = target.brotli;
     let allow_http3 = target.http3;
     (machine, site, tls).prop_map(move |(m, s, t)| {
-        let (vcpu, ram, workload, openssl, clients, static_files, response) = m;
+        let (vcpu, ram, workload, openssl, clients, static_files, response, cache) = m;
         let (server_names, root, listen, upstreams, behind_lb, trusted, layout, lang) = s;
         let (tls, profile, tls_port, ocsp, http3, brotli, text_numbers, access_log, status) = t;
         let number = |n: u32| {
@@ -292,6 +293,16 @@ pub fn raw_inputs(
             file_max: text_numbers.then(|| number(100_000)),
             access_log: Some(access_log.into()),
             status_port: Some(number(status)),
+            // Micro-caching where there is an application; its header now and then.
+            cache: Some(
+                if cache && workload != "static" {
+                    "micro"
+                } else {
+                    "off"
+                }
+                .into(),
+            ),
+            cache_status: Some(cache && workload != "static" && text_numbers),
         }
     })
 }
