@@ -34,7 +34,7 @@ for i in range(n):
         "ansible_virtualization_role": "guest", "ansible_virtualization_type": "kvm",
         "ansible_all_ipv6_addresses": ["2001:db8::%x" % i] if i % 3 else [],
         "nginx_gen_host": {"nginx_v": nginx_v, "sites_enabled": True},
-        "nginx_gen_inputs": {"server_names": ["h%03d.example" % i],
+        "nginx_gen_host_inputs": {"server_names": ["h%03d.example" % i],
                              "workload": workloads[i % len(workloads)]},
     }
     with open(os.path.join(cache, "s1_h%03d" % i), "w") as f:
@@ -64,8 +64,8 @@ for name in names:
     args = [binary, "--no-detect", "--vcpu", str(facts["ansible_processor_nproc"]),
             "--ram", "%dM" % facts["ansible_memtotal_mb"], "--nginx-version", "1.22.1",
             "--openssl-version", "3.0.15", "--layout", "debian",
-            "--workload", facts["nginx_gen_inputs"]["workload"],
-            "--server-name", facts["nginx_gen_inputs"]["server_names"][0], "--format", "json"]
+            "--workload", facts["nginx_gen_host_inputs"]["workload"],
+            "--server-name", facts["nginx_gen_host_inputs"]["server_names"][0], "--format", "json"]
     if not facts["ansible_all_ipv6_addresses"]:
         args += ["--listen", "80"]
     plan = json.loads(subprocess.run(args, check=True, capture_output=True, text=True).stdout)

@@ -116,7 +116,7 @@ pub enum Command {
     /// Reads every host of a jsonfile fact cache directory (ansible.cfg: fact_caching =
     /// jsonfile, fact_caching_connection = DIR). Each host's facts (vCPUs, memory,
     /// distribution, container, IPv6, and the nginx -V the deploy/ansible role caches) give
-    /// the inputs the host's own detection would, with the role's cached nginx_gen_inputs
+    /// the inputs the host's own detection would, with the role's cached nginx_gen_host_inputs
     /// (host and group variables) over --input over them. Prints a table (host, vCPU,
     /// RAM, workers, connections, capacity, warnings); --out DIR writes each host's tree
     /// under DIR/HOST/. Changes nothing on any host. Exit codes: 0 every host planned,
@@ -126,7 +126,7 @@ pub enum Command {
         /// The fact cache directory.
         #[arg(long, value_name = "DIR")]
         facts: PathBuf,
-        /// Inputs for every host, as a JSON --input document (a host's nginx_gen_inputs
+        /// Inputs for every host, as a JSON --input document (a host's nginx_gen_host_inputs
         /// win over it).
         #[arg(long, value_name = "FILE")]
         input: Option<PathBuf>,

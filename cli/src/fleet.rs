@@ -2,7 +2,7 @@
 //! `jsonfile` cache plugin's directory). Each host's facts become a [`Host`], which gives
 //! the inputs by the same mapping the CLI's own detection uses ([`Host::raw`],
 //! [`host::listen_without_ipv6`]); the host's workload inputs (the role's cached
-//! `nginx_gen_inputs` fact, an `--input` document) are laid over them.
+//! `nginx_gen_host_inputs` fact, an `--input` document) are laid over them.
 //!
 //! Which fact gives which input is the table [`FACTS`]; docs/fleet.md shows it.
 
@@ -68,8 +68,8 @@ pub const FACTS: &[Fact] = &[
         gives: "nginx_version, openssl_version (its nginx_v: the text of nginx -V), layout (sites_enabled, nginx_org_default): the role's cached fact",
     },
     Fact {
-        key: "nginx_gen_inputs",
-        gives: "every workload input (the --input document): the role's cached fact, from host and group variables",
+        key: "nginx_gen_host_inputs",
+        gives: "every workload input (the --input document): the role caches its nginx_gen_inputs variable (host and group variables) under this name",
     },
 ];
 
@@ -139,13 +139,32 @@ pub fn parse_entry(file_name: &str, text: &str) -> Result<(String, Map<String, V
         Some(Value::String(payload)) => {
             let facts: Value = serde_json::from_str(&payload)
                 .map_err(|e| format!("__payload__ is not JSON: {e}"))?;
-            let Value::Object(facts) = facts else {
+            let Value::Object(facts) = untag(facts) else {
                 return Err("__payload__ is not a JSON object".into());
             };
             Ok((strip_schema(file_name).to_owned(), facts))
         }
         Some(_) => Err("__payload__ is not a string".into()),
         None => Ok((file_name.to_owned(), object)),
+    }
+}
+
+/// ansible-core 2.19's cache keeps where each value came from: a value set by a task or an
+/// inventory (a `set_fact`) is `{"value": V, "tags": […], "__ansible_type":
+/// "_AnsibleTagged…"}`. The facts are the values.
+fn untag(value: Value) -> Value {
+    match value {
+        Value::Object(mut m)
+            if m.get("__ansible_type")
+                .and_then(Value::as_str)
+                .is_some_and(|t| t.starts_with("_AnsibleTagged"))
+                && m.contains_key("value") =>
+        {
+            untag(m.remove("value").unwrap_or_default())
+        }
+        Value::Object(m) => Value::Object(m.into_iter().map(|(k, v)| (k, untag(v))).collect()),
+        Value::Array(a) => Value::Array(a.into_iter().map(untag).collect()),
+        other => other,
     }
 }
 
@@ -158,11 +177,11 @@ fn strip_schema(file_name: &str) -> &str {
         .map_or(file_name, |(_, name)| name)
 }
 
-/// The inputs of one host: its workload inputs (`nginx_gen_inputs`) over `base` (the
+/// The inputs of one host: its workload inputs (`nginx_gen_host_inputs`) over `base` (the
 /// command's `--input`) over what its facts give. An error names the host's fact.
 pub fn inputs_of(facts: &Map<String, Value>, base: &RawInputs) -> Result<RawInputs, String> {
     let (host, ipv6) = host_of(facts)?;
-    let workload = match facts.get("nginx_gen_inputs") {
+    let workload = match facts.get("nginx_gen_host_inputs") {
         None | Some(Value::Null) => RawInputs::default(),
         Some(v @ Value::Object(_)) => RawInputs::from_json(&v.to_string()).map_err(|errors| {
             let fields: Vec<String> = errors
@@ -170,9 +189,9 @@ pub fn inputs_of(facts: &Map<String, Value>, base: &RawInputs) -> Result<RawInpu
                 .iter()
                 .map(|e| format!("{}: {}", e.field, e.message))
                 .collect();
-            format!("invalid nginx_gen_inputs: {}", fields.join("; "))
+            format!("invalid nginx_gen_host_inputs: {}", fields.join("; "))
         })?,
-        Some(_) => return Err("invalid nginx_gen_inputs: not a mapping".into()),
+        Some(_) => return Err("invalid nginx_gen_host_inputs: not a mapping".into()),
     };
     let given = workload.over(base.clone());
     let used = Used {
@@ -456,13 +475,27 @@ mod tests {
     }
 
     #[test]
+    fn tagged_values_of_ansible_core_2_19_are_their_values() {
+        // As ansible-core 2.19.14 cached the role's set_fact (tests/host/tests/fleet.rs).
+        let payload = r#"{"nginx_gen_host_inputs": {"value": {"server_names": {"value": [{"value": "small.example", "tags": [{"__ansible_type": "TrustedAsTemplate"}, {"path": "/x/inventory.json", "__ansible_type": "Origin"}], "__ansible_type": "_AnsibleTaggedStr"}], "tags": [], "__ansible_type": "_AnsibleTaggedList"}}, "tags": [], "__ansible_type": "_AnsibleTaggedDict"}, "ansible_memtotal_mb": 512}"#;
+        let text = serde_json::json!({ "__payload__": payload }).to_string();
+        let (_, f) = parse_entry("s1_small", &text).unwrap();
+        assert_eq!(
+            f["nginx_gen_host_inputs"],
+            serde_json::json!({"server_names": ["small.example"]})
+        );
+        let raw = inputs_of(&f, &RawInputs::default()).unwrap();
+        assert_eq!(raw.server_names, Some(vec!["small.example".to_owned()]));
+    }
+
+    #[test]
     fn facts_become_the_inputs_detection_gives() {
         let f = facts(
             r#"{"ansible_processor_nproc": 3, "ansible_processor_vcpus": 8,
                 "ansible_memtotal_mb": 3900, "ansible_distribution": "Debian",
                 "ansible_os_family": "Debian", "ansible_all_ipv6_addresses": [],
                 "nginx_gen_host": {"nginx_v": "nginx version: nginx/1.22.1\nbuilt with OpenSSL 3.0.11 19 Sep 2023 (running with OpenSSL 3.0.15 3 Sep 2024)\n", "sites_enabled": true},
-                "nginx_gen_inputs": {"server_names": ["a.example"], "vcpu": 2}}"#,
+                "nginx_gen_host_inputs": {"server_names": ["a.example"], "vcpu": 2}}"#,
         );
         let raw = inputs_of(&f, &RawInputs::default()).unwrap();
         assert_eq!(raw.vcpu, Some(2.into()), "the host's inputs win over facts");
@@ -472,7 +505,7 @@ mod tests {
         assert_eq!(raw.layout.as_deref(), Some("debian"));
         assert_eq!(raw.listen, Some(vec!["80".to_owned()]), "no IPv6");
         let mut f2 = f.clone();
-        f2.remove("nginx_gen_inputs");
+        f2.remove("nginx_gen_host_inputs");
         let raw = inputs_of(&f2, &RawInputs::default()).unwrap();
         assert_eq!(raw.vcpu, Some(3.into()), "nproc before vcpus");
     }
@@ -516,8 +549,11 @@ mod tests {
         let err = |json: &str| inputs_of(&facts(json), &RawInputs::default()).unwrap_err();
         assert!(err(r#"{"ansible_memtotal_mb": "lots"}"#).contains("ansible_memtotal_mb"));
         assert!(err(r#"{"ansible_processor_vcpus": -1}"#).contains("ansible_processor_vcpus"));
-        assert!(err(r#"{"nginx_gen_inputs": {"ram": 5, "nope": 1}}"#).contains("nginx_gen_inputs"));
-        assert!(err(r#"{"nginx_gen_inputs": [1]}"#).contains("not a mapping"));
+        assert!(
+            err(r#"{"nginx_gen_host_inputs": {"ram": 5, "nope": 1}}"#)
+                .contains("nginx_gen_host_inputs")
+        );
+        assert!(err(r#"{"nginx_gen_host_inputs": [1]}"#).contains("not a mapping"));
         assert!(err(r#"{"ansible_all_ipv6_addresses": "::1"}"#).contains("not a list"));
     }
 }
