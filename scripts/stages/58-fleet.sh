@@ -4,7 +4,8 @@
 # ansible-playbook over three hosts — the booted Debian 12 of stage 57 (with python3:
 # scripts/fleet-root.sh) and two local roots — by tests/host/tests/fleet.rs: first run,
 # second run changed=0, --check --diff, an injected failure rolled back and stopping the
-# rolling play, the drift check.
+# rolling play, the drift check; and scripts/release.sh's artifacts (tests/host/tests/release.rs):
+# the .deb installed in the booted Debian 12, the static binary there and in an empty root.
 # ansible-core and ansible-lint (pinned below) are installed once into a venv in
 # ${NGINX_GEN_CACHE:-/var/cache/nginx-gen}/fleet-venv; a second run only checks the stamp.
 # Results: tests/artifacts/fleet.md. Needs root.
@@ -33,7 +34,8 @@ if [ "$(cat "$venv/.nginx-gen-stamp" 2>/dev/null)" != "$want" ]; then
     "ansible-core==$ANSIBLE_CORE" "ansible-lint==$ANSIBLE_LINT"
   printf '%s' "$want" >"$venv/.nginx-gen-stamp"
 fi
-"$venv/bin/ansible-playbook" --version | head -1
+versions=$("$venv/bin/ansible-playbook" --version)
+echo "${versions%%$'\n'*}"
 say "venv ready ($((SECONDS - start)) s)"
 
 root=$(bash scripts/fleet-root.sh)
@@ -53,19 +55,26 @@ lint_out=$(cd deploy/ansible && ANSIBLE_CONFIG=ansible.cfg "$venv/bin/ansible-li
 lint=$(echo "$lint_out" | grep -E 'Passed|Failed' | tail -1)
 echo "$lint"
 
+say "scripts/release.sh: the static binary and the Debian package"
+dist="${CARGO_TARGET_DIR:-$PWD/target}/dist"
+artifacts=$(bash scripts/release.sh "$dist")
+static=$(echo "$artifacts" | sed -n 1p)
+deb=$(echo "$artifacts" | sed -n 2p)
+
 raw=$(mktemp)
 trap 'rm -f "$raw"' EXIT
 suite=$SECONDS
 set +e
 NGINX_GEN_HOST_ROOT="$root" NGINX_GEN_BIN="$bin" NGINX_GEN_ANSIBLE="$venv/bin" \
-  NGINX_GEN_HOST_REPORT="$raw" \
-  cargo test --locked -p nginx-gen-host-tests --test fleet -- --include-ignored --test-threads=1
+  NGINX_GEN_STATIC="$static" NGINX_GEN_DEB="$deb" NGINX_GEN_HOST_REPORT="$raw" \
+  cargo test --locked --no-fail-fast -p nginx-gen-host-tests --test fleet --test release -- \
+  --include-ignored --test-threads=1
 rc=$?
 set -e
 {
   echo "# Fleet"
   echo
-  echo "$(date -u +%Y-%m-%dT%H:%M:%SZ): $( [ $rc -eq 0 ] && echo passed || echo FAILED); stage $((SECONDS - start)) s, the playbook scenario $((SECONDS - suite)) s."
+  echo "$(date -u +%Y-%m-%dT%H:%M:%SZ): $( [ $rc -eq 0 ] && echo passed || echo FAILED); stage $((SECONDS - start)) s, the booted scenarios $((SECONDS - suite)) s."
   echo
   echo "- $bench"
   echo "- ansible-lint $ANSIBLE_LINT (ansible-core $ANSIBLE_CORE): $lint"
