@@ -63,7 +63,7 @@ fn an_empty_or_missing_cache_is_refused() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("no host in the fact cache"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no host in"));
     let out = cli()
         .args(["fleet", "--facts"])
         .arg(empty.path().join("nope"))
@@ -143,4 +143,45 @@ fn each_tree_is_the_tree_of_a_per_host_run() {
             assert!(a == b, "{host}: {name} differs from the per-host run");
         }
     }
+}
+
+#[test]
+fn an_inventory_export_is_planned_like_a_cache() {
+    // The variables of `ansible-inventory --list`: the size given as facts or as inputs.
+    let dir = tempfile::tempdir().unwrap();
+    let export = dir.path().join("inventory.json");
+    std::fs::write(
+        &export,
+        r#"{"_meta": {"hostvars": {
+            "edge-1": {"ansible_processor_vcpus": 4, "ansible_memtotal_mb": 8192,
+                       "nginx_gen_inputs": {"server_names": ["edge.example"]}},
+            "edge-2": {"nginx_gen_inputs": {"vcpu": 2, "ram": "2G"}},
+            "edge-3": {"nginx_gen_inputs": {"server_names": ["x.example"]}}}},
+           "all": {"children": ["ungrouped"]}}"#,
+    )
+    .unwrap();
+    let out = cli()
+        .args(["fleet", "--format", "json", "--facts"])
+        .arg(&export)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "edge-3 has no size");
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let hosts = doc["hosts"].as_array().unwrap();
+    assert_eq!(
+        (hosts[0]["workers"].as_u64(), hosts[0]["ram"].as_str()),
+        (Some(4), Some("8G"))
+    );
+    assert_eq!(
+        (hosts[1]["workers"].as_u64(), hosts[1]["ram"].as_str()),
+        (Some(2), Some("2G"))
+    );
+    assert!(
+        hosts[2]["error"]
+            .as_str()
+            .unwrap()
+            .contains("no vCPU count"),
+        "{}",
+        hosts[2]
+    );
 }

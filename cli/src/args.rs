@@ -123,8 +123,9 @@ pub enum Command {
     /// 1 the cache cannot be read, 2 a host's facts or inputs are invalid (named; the other
     /// hosts are still planned).
     Fleet {
-        /// The fact cache directory.
-        #[arg(long, value_name = "DIR")]
+        /// The fact cache directory, or a file of `ansible-inventory --list` (each host's
+        /// variables read as its facts).
+        #[arg(long, value_name = "DIR|FILE")]
         facts: PathBuf,
         /// Inputs for every host, as a JSON --input document (a host's nginx_gen_host_inputs
         /// win over it).

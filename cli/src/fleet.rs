@@ -96,6 +96,38 @@ pub struct Entry {
     pub facts: Map<String, Value>,
 }
 
+/// Reads every host of `path`: a `jsonfile` fact cache directory ([`read_cache`]) or a file
+/// of `ansible-inventory --list` ([`parse_inventory`]).
+pub fn read_source(path: &Path) -> Result<Vec<Entry>, String> {
+    if path.is_file() {
+        let text = fs::read_to_string(path)
+            .map_err(|e| format!("cannot read the inventory {}: {e}", path.display()))?;
+        parse_inventory(&text).map_err(|e| format!("{}: {e}", path.display()))
+    } else {
+        read_cache(path)
+    }
+}
+
+/// The hosts of an `ansible-inventory --list` export: `_meta.hostvars`, each host's
+/// variables read as its facts (set `ansible_processor_nproc`, `ansible_memtotal_mb`, … and
+/// `nginx_gen_inputs` there), sorted by name.
+pub fn parse_inventory(text: &str) -> Result<Vec<Entry>, String> {
+    let value: Value =
+        serde_json::from_str(text).map_err(|e| format!("not an inventory export (JSON): {e}"))?;
+    let Some(Value::Object(hostvars)) = value.pointer("/_meta/hostvars").cloned() else {
+        return Err("not an inventory export: no _meta.hostvars (ansible-inventory --list)".into());
+    };
+    let mut entries: Vec<Entry> = hostvars
+        .into_iter()
+        .map(|(name, vars)| match untag(vars) {
+            Value::Object(facts) => Ok(Entry { name, facts }),
+            _ => Err(format!("_meta.hostvars.{name} is not a mapping")),
+        })
+        .collect::<Result<_, _>>()?;
+    entries.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(entries)
+}
+
 /// Reads every host of a `jsonfile` fact cache directory, sorted by name. ansible-core
 /// 2.19 and later write `s<schema>_HOST` holding `{"__payload__": "<the facts as JSON>"}`;
 /// earlier versions `HOST` holding the facts. Dot files are skipped (as Ansible does).
@@ -181,7 +213,11 @@ fn strip_schema(file_name: &str) -> &str {
 /// command's `--input`) over what its facts give. An error names the host's fact.
 pub fn inputs_of(facts: &Map<String, Value>, base: &RawInputs) -> Result<RawInputs, String> {
     let (host, ipv6) = host_of(facts)?;
-    let workload = match facts.get("nginx_gen_host_inputs") {
+    // The role's cached fact; in an inventory export, the role's variable itself.
+    let workload = match facts
+        .get("nginx_gen_host_inputs")
+        .or_else(|| facts.get("nginx_gen_inputs"))
+    {
         None | Some(Value::Null) => RawInputs::default(),
         Some(v @ Value::Object(_)) => RawInputs::from_json(&v.to_string()).map_err(|errors| {
             let fields: Vec<String> = errors
@@ -204,6 +240,15 @@ pub fn inputs_of(facts: &Map<String, Value>, base: &RawInputs) -> Result<RawInpu
     };
     let detected = host.raw(used);
     let raw = given.over(detected);
+    // A plan for the built-in size would look like a plan for this host.
+    if raw.vcpu.is_none() {
+        return Err("no vCPU count: no ansible_processor_nproc or ansible_processor_vcpus fact, and no vcpu in nginx_gen_inputs".into());
+    }
+    if raw.ram.is_none() {
+        return Err(
+            "no memory size: no ansible_memtotal_mb fact, and no ram in nginx_gen_inputs".into(),
+        );
+    }
     let listen = host::listen_without_ipv6(&raw, ipv6);
     // As the CLI reads /etc/resolv.conf for OCSP stapling: the first name server.
     let resolver = (raw.resolver.is_none() && raw.ocsp_stapling == Some(true))
@@ -475,9 +520,30 @@ mod tests {
     }
 
     #[test]
+    fn an_inventory_export_is_read_from_its_hostvars() {
+        let export = r#"{"_meta": {"hostvars": {
+            "b": {"ansible_processor_vcpus": 2, "nginx_gen_inputs": {"server_names": ["b.example"], "ram": "1G"}},
+            "a": {"ansible_memtotal_mb": 2048, "ansible_processor_vcpus": 1}}},
+            "all": {"children": ["ungrouped"]}}"#;
+        let entries = parse_inventory(export).unwrap();
+        assert_eq!(
+            entries.iter().map(|e| e.name.as_str()).collect::<Vec<_>>(),
+            ["a", "b"]
+        );
+        let raw = inputs_of(&entries[1].facts, &RawInputs::default()).unwrap();
+        assert_eq!(raw.server_names, Some(vec!["b.example".to_owned()]));
+        assert_eq!(raw.vcpu, Some(2.into()));
+        assert!(
+            parse_inventory(r#"{"all": {}}"#)
+                .unwrap_err()
+                .contains("_meta.hostvars")
+        );
+    }
+
+    #[test]
     fn tagged_values_of_ansible_core_2_19_are_their_values() {
         // As ansible-core 2.19.14 cached the role's set_fact (tests/host/tests/fleet.rs).
-        let payload = r#"{"nginx_gen_host_inputs": {"value": {"server_names": {"value": [{"value": "small.example", "tags": [{"__ansible_type": "TrustedAsTemplate"}, {"path": "/x/inventory.json", "__ansible_type": "Origin"}], "__ansible_type": "_AnsibleTaggedStr"}], "tags": [], "__ansible_type": "_AnsibleTaggedList"}}, "tags": [], "__ansible_type": "_AnsibleTaggedDict"}, "ansible_memtotal_mb": 512}"#;
+        let payload = r#"{"nginx_gen_host_inputs": {"value": {"server_names": {"value": [{"value": "small.example", "tags": [{"__ansible_type": "TrustedAsTemplate"}, {"path": "/x/inventory.json", "__ansible_type": "Origin"}], "__ansible_type": "_AnsibleTaggedStr"}], "tags": [], "__ansible_type": "_AnsibleTaggedList"}}, "tags": [], "__ansible_type": "_AnsibleTaggedDict"}, "ansible_memtotal_mb": 512, "ansible_processor_vcpus": 1}"#;
         let text = serde_json::json!({ "__payload__": payload }).to_string();
         let (_, f) = parse_entry("s1_small", &text).unwrap();
         assert_eq!(
@@ -513,9 +579,10 @@ mod tests {
     #[test]
     fn the_family_and_container_choose_the_layout() {
         let layout = |json: &str| {
-            inputs_of(&facts(json), &RawInputs::default())
-                .unwrap()
-                .layout
+            let mut f = facts(json);
+            f.insert("ansible_processor_vcpus".into(), 2.into());
+            f.insert("ansible_memtotal_mb".into(), 2048.into());
+            inputs_of(&f, &RawInputs::default()).unwrap().layout
         };
         assert_eq!(
             layout(r#"{"ansible_distribution": "Rocky", "ansible_os_family": "RedHat"}"#)
@@ -555,5 +622,7 @@ mod tests {
         );
         assert!(err(r#"{"nginx_gen_host_inputs": [1]}"#).contains("not a mapping"));
         assert!(err(r#"{"ansible_all_ipv6_addresses": "::1"}"#).contains("not a list"));
+        assert!(err(r#"{"ansible_memtotal_mb": 512}"#).contains("no vCPU count"));
+        assert!(err(r#"{"ansible_processor_vcpus": 1}"#).contains("no memory size"));
     }
 }

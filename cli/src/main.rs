@@ -385,10 +385,10 @@ fn fleet(
             RawInputs::from_json(&text).map_err(Failure::Input)?
         }
     };
-    let entries = fleet::read_cache(facts).map_err(Failure::Other)?;
+    let entries = fleet::read_source(facts).map_err(Failure::Other)?;
     if entries.is_empty() {
         return Err(Failure::Usage(format!(
-            "no host in the fact cache {} (ansible.cfg: fact_caching = jsonfile, fact_caching_connection = that directory)",
+            "no host in {} (a fact cache directory, ansible.cfg: fact_caching = jsonfile, fact_caching_connection = DIR; or the file of ansible-inventory --list)",
             facts.display()
         )));
     }
