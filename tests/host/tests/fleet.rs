@@ -337,6 +337,34 @@ fn ansible_playbook_over_three_hosts() {
             _ => 16,
         };
         assert_eq!(workers, want, "{h}: one worker per vCPU of its facts");
+        // And nginx-gen run with that host's facts as flags (mapped here, by hand).
+        let (vcpu, mb, ipv6, inputs) = host_facts(&work.join("facts"), h, &hosts);
+        let doc_path = work.join(format!("{h}.inputs.json"));
+        fs::write(&doc_path, inputs.to_string()).unwrap();
+        let mut single = Command::new(binary());
+        single
+            .args(["--no-detect", "--vcpu", &vcpu.to_string(), "--ram"])
+            .arg(format!("{mb}M"))
+            .arg("--input")
+            .arg(&doc_path)
+            .args(["--format", "nginx"]);
+        if !ipv6 {
+            single.args(["--listen", "80"]);
+        }
+        let single = single.output().unwrap();
+        assert!(single.status.success(), "{h}: {single:?}");
+        let single = String::from_utf8(single.stdout).unwrap();
+        for key in [
+            "worker_processes",
+            "worker_connections",
+            "worker_rlimit_nofile",
+        ] {
+            assert_eq!(
+                directive(&conf, key),
+                directive(&single, key),
+                "{h}: {key} installed against nginx-gen run with the host's facts"
+            );
+        }
     }
     s.note(&format!(
         "workers/connections: {}",
@@ -464,6 +492,38 @@ fn ansible_playbook_over_three_hosts() {
             "check.yml: fails on debian12 naming only the open-files limit this machine clamps to {ceiling} (as stage 57's check scenario); passes with nginx_gen_check_fail_on_drift=false"
         ));
     }
+}
+
+/// A host's size from the fact cache (as Ansible cached it), and its inputs from the
+/// inventory: (vCPUs, MiB, has IPv6, the inputs document).
+fn host_facts(
+    cache: &Path,
+    host: &str,
+    inventory: &serde_json::Map<String, serde_json::Value>,
+) -> (u64, u64, bool, serde_json::Value) {
+    let file: serde_json::Value =
+        serde_json::from_slice(&fs::read(cache.join(format!("s1_{host}"))).unwrap()).unwrap();
+    let facts: serde_json::Value =
+        serde_json::from_str(file["__payload__"].as_str().unwrap()).unwrap();
+    let number = |key: &str| {
+        facts[key]
+            .as_u64()
+            .unwrap_or_else(|| panic!("{host}: {key}"))
+    };
+    let vcpu = facts
+        .get("ansible_processor_nproc")
+        .and_then(serde_json::Value::as_u64)
+        .unwrap_or_else(|| number("ansible_processor_vcpus"));
+    let ipv6 = !facts["ansible_all_ipv6_addresses"]
+        .as_array()
+        .unwrap()
+        .is_empty();
+    (
+        vcpu,
+        number("ansible_memtotal_mb"),
+        ipv6,
+        inventory[host]["nginx_gen_inputs"].clone(),
+    )
 }
 
 /// The scenario's directory, removed when it ends (also by a panic).
