@@ -111,6 +111,33 @@ pub enum Command {
         #[arg(long, value_name = "DIR", default_value = "/")]
         install_root: PathBuf,
     },
+    /// Plan many hosts offline from Ansible's fact cache: one tree per host and a table.
+    ///
+    /// Reads every host of a jsonfile fact cache directory (ansible.cfg: fact_caching =
+    /// jsonfile, fact_caching_connection = DIR). Each host's facts (vCPUs, memory,
+    /// distribution, container, IPv6, and the nginx -V the deploy/ansible role caches) give
+    /// the inputs the host's own detection would, with the role's cached nginx_gen_host_inputs
+    /// (host and group variables) over --input over them. Prints a table (host, vCPU,
+    /// RAM, workers, connections, capacity, warnings); --out DIR writes each host's tree
+    /// under DIR/HOST/. Changes nothing on any host. Exit codes: 0 every host planned,
+    /// 1 the cache cannot be read, 2 a host's facts or inputs are invalid (named; the other
+    /// hosts are still planned).
+    Fleet {
+        /// The fact cache directory, or a file of `ansible-inventory --list` (each host's
+        /// variables read as its facts).
+        #[arg(long, value_name = "DIR|FILE")]
+        facts: PathBuf,
+        /// Inputs for every host, as a JSON --input document (a host's nginx_gen_host_inputs
+        /// win over it).
+        #[arg(long, value_name = "FILE")]
+        input: Option<PathBuf>,
+        /// Write each host's files under DIR/HOST/ (DIR/HOST/etc/nginx/nginx.conf, …).
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+        /// The table: text, or json.
+        #[arg(long, value_name = "FORMAT", default_value = "text", value_parser = PossibleValuesParser::new(["text", "json"]))]
+        format: String,
+    },
     /// Print the JSON schema of the --input document.
     Schema,
     /// Print a shell completion script.

@@ -18,7 +18,7 @@ use std::fs;
 use std::path::Path;
 use std::process::Command;
 
-use nginx_gen_core::{ByteSize, Layout, Version};
+use nginx_gen_core::{ByteSize, Layout, RawInputs, Version};
 
 /// What was found, with where it came from.
 #[derive(Debug, Default)]
@@ -89,6 +89,25 @@ impl Host {
         }
     }
 
+    /// The inputs these facts give (the `--input` document's fields), the brotli modules
+    /// only when `used.brotli`. The one mapping from facts to inputs: the CLI's detection
+    /// and `nginx-gen fleet` (facts from Ansible) both use it.
+    pub fn raw(&self, used: Used) -> RawInputs {
+        RawInputs {
+            vcpu: self.vcpu.as_ref().map(|(n, _)| (*n).into()),
+            ram: self.ram.as_ref().map(|(s, _)| s.to_string()),
+            nginx_version: self.nginx.map(|v| v.to_string()),
+            openssl_version: self.openssl.map(|v| v.to_string()),
+            layout: self.layout.as_ref().map(|(l, _)| l.to_string()),
+            brotli: self
+                .brotli
+                .as_ref()
+                .filter(|_| used.brotli)
+                .map(|(on, _)| *on),
+            ..RawInputs::default()
+        }
+    }
+
     /// One line saying what was detected.
     pub fn describe(&self) -> String {
         self.describe_used(Used::ALL)
@@ -128,6 +147,12 @@ impl Host {
             format!("detected {}", parts.join(", "))
         }
     }
+}
+
+/// The listens of a host without IPv6 when the inputs give none: IPv4 only (the default
+/// listens are dual stack, which such a host cannot bind).
+pub fn listen_without_ipv6(raw: &RawInputs, ipv6: bool) -> Option<Vec<String>> {
+    (raw.listen.is_none() && !ipv6).then(|| vec!["80".into()])
 }
 
 /// `/etc/os-release`: the distribution's id, the ids it is like, and its version.

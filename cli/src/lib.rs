@@ -3,6 +3,7 @@
 //! shared by the `nginx-gen` binary (`src/main.rs`) and the benchmark harness (`bench/`),
 //! so the machine is read by one piece of code.
 
+pub mod fleet;
 pub mod host;
 pub mod probe;
 pub mod sysctl_d;

@@ -33,6 +33,8 @@ enum Failure {
     Other(String),
     /// The report said it all (`check` found differences): exit 1.
     Drift,
+    /// The report named the invalid inputs (`fleet`: a host's facts or inputs): exit 2.
+    InvalidReported,
 }
 
 fn main() -> ExitCode {
@@ -59,6 +61,7 @@ fn main() -> ExitCode {
             ExitCode::from(1)
         }
         Err(Failure::Drift) => ExitCode::from(1),
+        Err(Failure::InvalidReported) => ExitCode::from(2),
     }
 }
 
@@ -91,6 +94,12 @@ fn run(cli: Cli) -> Result<(), Failure> {
             check: args,
             install_root,
         }) => check(args, &install_root),
+        Some(Command::Fleet {
+            facts,
+            input,
+            out,
+            format,
+        }) => fleet(&facts, input.as_deref(), out.as_deref(), format == "json"),
         Some(Command::Schema) => print(&(nginx_gen_core::inputs::json_schema() + "\n")),
         Some(Command::Completions { shell }) => {
             clap_complete::generate(shell, &mut Cli::command(), "nginx-gen", &mut io::stdout());
@@ -170,7 +179,7 @@ fn plan_under(args: &Generate, root: &std::path::Path) -> Result<Plan, Failure> 
 /// listens are dual stack) and, for OCSP stapling, the DNS server.
 fn site_facts(raw: &RawInputs) -> RawInputs {
     RawInputs {
-        listen: (raw.listen.is_none() && !nginx_gen::host::ipv6()).then(|| vec!["80".into()]),
+        listen: host::listen_without_ipv6(raw, nginx_gen::host::ipv6()),
         // Only where it is used, so other commands do not name this host's DNS server.
         resolver: (raw.resolver.is_none() && raw.ocsp_stapling == Some(true))
             .then(nginx_gen::host::resolver)
@@ -202,19 +211,9 @@ fn detect(given: RawInputs, root: &std::path::Path) -> RawInputs {
             }),
     };
     let detected = RawInputs {
-        vcpu: host.vcpu.as_ref().map(|(n, _)| (*n).into()),
-        ram: host.ram.as_ref().map(|(s, _)| s.to_string()),
-        nginx_version: host.nginx.map(|v| v.to_string()),
-        openssl_version: host.openssl.map(|v| v.to_string()),
-        layout: host.layout.as_ref().map(|(l, _)| l.to_string()),
-        brotli: host
-            .brotli
-            .as_ref()
-            .filter(|_| used.brotli)
-            .map(|(on, _)| *on),
         ktls: Some(host::ktls()),
         file_max: host::file_max().map(Into::into),
-        ..RawInputs::default()
+        ..host.raw(used)
     };
     let ktls_given = given.ktls.is_some();
     let mut raw = given.over(detected);
@@ -366,6 +365,98 @@ fn check(args: args::CheckArgs, root: &std::path::Path) -> Result<(), Failure> {
         Ok(())
     } else {
         Err(Failure::Drift)
+    }
+}
+
+/// `nginx-gen fleet`: exit 0 every host planned, 1 the cache unreadable, 2 a host invalid.
+fn fleet(
+    facts: &std::path::Path,
+    input: Option<&std::path::Path>,
+    out: Option<&std::path::Path>,
+    json: bool,
+) -> Result<(), Failure> {
+    use nginx_gen::fleet;
+    let base = match input {
+        None => RawInputs::default(),
+        Some(path) => {
+            let text = std::fs::read_to_string(path).map_err(|e| {
+                Failure::Usage(format!("cannot read --input {}: {e}", path.display()))
+            })?;
+            RawInputs::from_json(&text).map_err(Failure::Input)?
+        }
+    };
+    let entries = fleet::read_source(facts).map_err(Failure::Other)?;
+    if entries.is_empty() {
+        return Err(Failure::Usage(format!(
+            "no host in {} (a fact cache directory, ansible.cfg: fact_caching = jsonfile, fact_caching_connection = DIR; or the file of ansible-inventory --list)",
+            facts.display()
+        )));
+    }
+    let mut rows = Vec::with_capacity(entries.len());
+    for entry in &entries {
+        let plan = fleet::inputs_of(&entry.facts, &base).and_then(|raw| {
+            Inputs::from_raw(&raw)
+                .map(|i| Plan::new(&i))
+                .map_err(|errors| {
+                    errors
+                        .0
+                        .iter()
+                        .map(|e| match args::flag_of(&e.field) {
+                            Some(flag) => format!("invalid {} ({flag}): {}", e.field, e.message),
+                            None => format!("invalid {}: {}", e.field, e.message),
+                        })
+                        .collect::<Vec<_>>()
+                        .join("; ")
+                })
+        });
+        let planned = match plan {
+            Err(e) => Err(e),
+            Ok(plan) => {
+                let tree = match out {
+                    None => None,
+                    Some(dir) => {
+                        let dir = dir.join(&entry.name);
+                        let cat = i18n::built_in(plan.inputs.lang);
+                        write::write_all(&dir, &render::files_in(&plan, &cat)).map_err(|e| {
+                            Failure::Other(format!("cannot write under {}: {e}", dir.display()))
+                        })?;
+                        Some(dir.display().to_string())
+                    }
+                };
+                Ok(fleet::Planned {
+                    vcpu: plan.inputs.vcpu,
+                    ram: plan.inputs.ram.to_string(),
+                    workers: plan.tuning.workers,
+                    worker_connections: plan.tuning.worker_connections,
+                    capacity: plan.capacity.clients,
+                    limited_by: serde_json::to_value(plan.capacity.limited_by)
+                        .ok()
+                        .and_then(|v| v.as_str().map(str::to_owned))
+                        .unwrap_or_default(),
+                    warnings: plan
+                        .warnings
+                        .iter()
+                        .map(|w| (w.id.to_owned(), w.message.clone()))
+                        .collect(),
+                    command: plan.command.clone(),
+                    tree,
+                })
+            }
+        };
+        rows.push(fleet::Row {
+            host: entry.name.clone(),
+            plan: planned,
+        });
+    }
+    print(&if json {
+        fleet::json(&rows)
+    } else {
+        fleet::text(&rows)
+    })?;
+    if rows.iter().all(|r| r.plan.is_ok()) {
+        Ok(())
+    } else {
+        Err(Failure::InvalidReported)
     }
 }
 

@@ -383,6 +383,11 @@ impl Container {
         self.sh_env(&script, env)
     }
 
+    /// The container's PID 1, as this host sees it (for `nsenter -t`).
+    pub fn leader(&self) -> u32 {
+        self.leader
+    }
+
     /// The host's path of `path` inside the container (through its PID 1's root).
     pub fn path(&self, path: &str) -> PathBuf {
         PathBuf::from(format!(
