@@ -1,23 +1,23 @@
 #!/usr/bin/env bash
 # The release artifacts, for servers without Rust (README, "Installing on a server"):
-#   dist/nginx-gen-VERSION-x86_64-linux-musl   a static binary (musl target): runs on any
+#   OUT/nginx-gen-VERSION-x86_64-linux-musl    a static binary (musl target): runs on any
 #                                              x86_64 Linux, in an empty root too
-#   dist/nginx-gen_VERSION_amd64.deb           that binary as /usr/bin/nginx-gen, the man
+#   OUT/nginx-gen_VERSION_amd64.deb            that binary as /usr/bin/nginx-gen, the man
 #                                              page, bash/zsh/fish completions (both generated
 #                                              by the binary itself: `nginx-gen man`,
 #                                              `nginx-gen completions SHELL`), README,
 #                                              CHANGELOG, docs and the copyright file
-#   dist/SHA256SUMS
+#   OUT/SHA256SUMS
 # The package is built with dpkg-deb from a staged tree (no cargo-deb to install); its
 # control file names nginx as recommended, not required (nginx-gen also writes trees for
 # other hosts). Installs the Rust musl target and Debian's musl-tools when missing.
-#   scripts/release.sh [DIST]        (default: dist/)
+#   scripts/release.sh [OUT]         (default: target/release-dist/; dist/ is the web page's)
 # Prints the two artifacts' paths on stdout, one a line: the binary, then the package.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 say() { printf '\033[1mrelease:\033[0m %s\n' "$*" >&2; }
-dist=${1:-dist}
+dist=${1:-target/release-dist}
 target=x86_64-unknown-linux-musl
 version=$(cargo metadata --no-deps --format-version 1 --locked |
   python3 -c 'import json,sys; print(next(p["version"] for p in json.load(sys.stdin)["packages"] if p["name"] == "nginx-gen"))')
