@@ -156,6 +156,10 @@ texts! {
     HintAccessLog => "timing: combined plus request and upstream times and TLS; json: the same as JSON.",
     LabelStatusPort => "Status port",
     HintStatusPort => "stub_status counters on 127.0.0.1 for monitoring agents; 0: off.",
+    LabelPhpVersion => "PHP version",
+    HintPhpVersion => "PHP-FPM's version (php workload); Debian's paths name it.",
+    LabelPhpChildMemory => "PHP child memory",
+    HintPhpChildMemory => "Peak memory of one PHP-FPM child; sizes pm.max_children.",
 }
 
 /// The heading of a fieldset of the form.
@@ -206,6 +210,8 @@ impl Field {
             "ktls" => (T::LabelKtls, T::HintKtls),
             "access_log" => (T::LabelAccessLog, T::HintAccessLog),
             "status_port" => (T::LabelStatusPort, T::HintStatusPort),
+            "php_version" => (T::LabelPhpVersion, T::HintPhpVersion),
+            "php_child_memory" => (T::LabelPhpChildMemory, T::HintPhpChildMemory),
             _ => return None,
         })
     }

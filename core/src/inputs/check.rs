@@ -11,8 +11,8 @@ use super::raw::printable;
 use super::spec::{DefaultValue, Input, Kind};
 use super::texts::{self, Arg, Msg, value};
 use super::values::{
-    AccessLog, Lang, Layout, Listen, PolicyVersion, Release, Resolver, SafePath, Target,
-    TlsProfile, Workload,
+    AccessLog, Lang, Layout, Listen, PhpVersion, PolicyVersion, Release, Resolver, SafePath,
+    Target, TlsProfile, Workload,
 };
 use super::{InputError, Scalar, limits};
 
@@ -377,6 +377,7 @@ text_value! {
     Release => choice,
     TlsProfile => choice,
     AccessLog => choice,
+    PhpVersion => choice,
     Layout => choice,
     Lang => choice,
     Listen => text,

@@ -10,8 +10,8 @@ use super::raw::Scalar;
 use super::spec::DefaultValue::{List, Unset, Value};
 use super::spec::{Flag, Form, Group, Kind, Section, Widget};
 use super::values::{
-    AccessLog, Cidr, Lang, Layout, Listen, PolicyVersion, Release, Resolver, SafePath, ServerName,
-    Target, TlsProfile, Upstream, Workload,
+    AccessLog, Cidr, Lang, Layout, Listen, PhpVersion, PolicyVersion, Release, Resolver, SafePath,
+    ServerName, Target, TlsProfile, Upstream, Workload,
 };
 use crate::size::ByteSize;
 
@@ -322,6 +322,28 @@ inputs! {
         default: Value("81"),
         help: "stub_status port on 127.0.0.1 (0: off)",
         form: Form::at(Section::Advanced, 6, Widget::Number),
+    }
+    // PHP (workload php).
+    /// PHP-FPM's version: Debian's paths name it (`/etc/php/8.2/fpm/pool.d/`).
+    php_version: PhpVersion = String {
+        flag: Flag::value("php-version", "X.Y"),
+        group: Group::Workload,
+        kind: Kind::Choice(PhpVersion::NAMES),
+        default: Value("8.2"),
+        help: "PHP-FPM version (Debian's paths name it)",
+        note: "only with workload php",
+        form: Form::at(Section::Advanced, 7, Widget::Select),
+    }
+    /// Peak memory of one PHP-FPM child: `pm.max_children` is the memory left after nginx
+    /// divided by it.
+    php_child_memory: ByteSize = String {
+        flag: Flag::value("php-child-memory", "SIZE"),
+        group: Group::Workload,
+        kind: Kind::Size { min: limits::PHP_CHILD.0, max: limits::PHP_CHILD.1 },
+        default: Value("64M"),
+        help: "Peak memory of one PHP-FPM child",
+        note: "only with workload php",
+        form: Form::at(Section::Workload, 8, Widget::Text),
     }
     /// Distribution layout.
     layout: Layout = String {

@@ -165,6 +165,11 @@ impl Inputs {
         for n in std::iter::once(name).chain(companions.iter().copied()) {
             raw.set(n, Some(super::input(n)?.sample())).ok()?;
         }
+        // The PHP inputs matter (and are written in the command) only with workload php.
+        if name.starts_with("php_") {
+            raw.set("workload", Some(RawValue::Text("php".into())))
+                .ok()?;
+        }
         Some(raw)
     }
 
@@ -237,6 +242,10 @@ impl Inputs {
                 out.push_str(" --");
                 out.push_str(input.flag.long);
             };
+            // The PHP inputs change nothing but the php workload's output.
+            if input.name.starts_with("php_") && self.workload != super::Workload::Php {
+                continue;
+            }
             if input.name == "policy" {
                 flag(&mut cmd);
                 cmd.push(' ');
@@ -370,7 +379,7 @@ mod tests {
         let flags = command.matches(" --").count();
         let values: usize = INPUTS
             .iter()
-            .filter(|i| !i.is_switch())
+            .filter(|i| !i.is_switch() && !i.name.starts_with("php_"))
             .map(|i| match inputs.to_raw().get(i.name) {
                 Some(RawValue::List(items)) => items.len(),
                 Some(_) => 1,
@@ -381,6 +390,14 @@ mod tests {
             flags,
             values + 2,
             "--no-detect, every value, --tls: {command}"
+        );
+        // The PHP inputs only with the php workload.
+        assert!(!command.contains("--php-"), "{command}");
+        let php = raw(r#"{"workload": "php", "php_child_memory": "48M"}"#).unwrap();
+        let command = php.to_command();
+        assert!(
+            command.contains(" --php-version 8.2 --php-child-memory 48M "),
+            "{command}"
         );
         let old = raw(r#"{"policy": "2026.11"}"#).unwrap();
         assert!(old.to_command().contains(" --policy 2026.11"));
