@@ -35,6 +35,8 @@ pub enum Special {
     DualListen,
     /// The README's proxy+TLS command, no version flags: only on Debian's nginx.
     Readme,
+    /// `--workload php`: Debian's PHP-FPM behind it (`crate::php`).
+    Php,
 }
 
 /// One generated tree: its inputs and what the behaviours need to know about them.
@@ -96,7 +98,7 @@ impl Tree {
 
     /// The workload has an upstream application.
     pub fn has_app(&self) -> bool {
-        self.workload != "static"
+        !matches!(self.workload, "static" | "php")
     }
 
     /// The workload serves files from the document root.
@@ -270,6 +272,11 @@ pub fn trees() -> Vec<Tree> {
         Tree::new("dual-listen", "proxy", "dual.test")
             .special(Special::DualListen)
             .extra(&["--listen", "80", "--listen", "[::]:80"]),
+    );
+    t.push(
+        Tree::new("php", "php", "php.test")
+            .special(Special::Php)
+            .extra(&["--vcpu", "2", "--ram", "1G"]),
     );
     t.push(
         Tree::new("readme", "proxy", "example.com")

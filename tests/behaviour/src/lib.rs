@@ -19,5 +19,6 @@ pub mod behaviours;
 pub mod client;
 pub mod grid;
 pub mod logs;
+pub mod php;
 pub mod report;
 pub mod run;
