@@ -435,7 +435,6 @@ pub static RULES: &[&Rule] = &[
     &php::FASTCGI_PASS,
     &php::INCLUDE_PARAMS,
     &php::SCRIPT_FILENAME,
-    &php::HTTP_PROXY,
     &php::FASTCGI_BUFFER_SIZE,
     &php::FASTCGI_BUFFERS,
     &php::FASTCGI_BUSY_BUFFERS_SIZE,

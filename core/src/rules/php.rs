@@ -85,17 +85,6 @@ pub(super) static SCRIPT_FILENAME: Rule = Rule {
     }),
 };
 
-pub(super) static HTTP_PROXY: Rule = Rule {
-    name: "fastcgi_param",
-    texts: &[Text::new(
-        "fastcgi_param.http_proxy",
-        "A client's Proxy header would reach PHP as HTTP_PROXY, which HTTP libraries take for their proxy (httpoxy).",
-    )],
-    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
-        script_setting(c, out, &["HTTP_PROXY", ""], &HTTP_PROXY.texts[0]);
-    }),
-};
-
 pub(super) static FASTCGI_BUFFER_SIZE: Rule = Rule {
     name: "fastcgi_buffer_size",
     texts: &[Text::new(
@@ -270,10 +259,7 @@ mod tests {
         );
         assert_eq!(
             values(&p, "fastcgi_param"),
-            [
-                "SCRIPT_FILENAME $realpath_root$fastcgi_script_name",
-                "HTTP_PROXY "
-            ]
+            ["SCRIPT_FILENAME $realpath_root$fastcgi_script_name"]
         );
         let rhel = plan(r#"{"workload":"php","layout":"rhel"}"#);
         assert_eq!(
