@@ -161,7 +161,7 @@ pub(super) static PM_MAX_CHILDREN: Rule = Rule {
 
 static SPARE: Text = Text::new(
     "pm.spare",
-    "Idle children kept for a burst: an eighth to a quarter of max_children. The pool is planned for max_children − min spare requests at once; beyond that PHP-FPM warns.",
+    "Idle children kept ready: an eighth of max_children, up to twice that. The pool is planned for max_children − max spare requests at once, so a burst still finds idle children before PHP-FPM warns that it reached max_children.",
 )
 .inputs(&["ram", "php_child_memory", "vcpu"]);
 
@@ -304,9 +304,10 @@ mod tests {
         );
         assert_eq!(value(&p, "pm.min_spare_servers").as_deref(), Some("2"));
         assert_eq!(value(&p, "pm.start_servers").as_deref(), Some("2"));
-        assert_eq!(value(&p, "pm.max_spare_servers").as_deref(), Some("3"));
+        assert_eq!(value(&p, "pm.max_spare_servers").as_deref(), Some("4"));
+        assert_eq!(formula(&p, "pm.max_spare_servers"), "2 min spare × 2 = 4");
         let t = p.tuning.php.as_ref().unwrap();
-        assert_eq!((t.concurrency, t.budget), (8, 10 * (64 << 20)));
+        assert_eq!((t.concurrency, t.budget), (6, 10 * (64 << 20)));
         // A larger child: fewer children.
         let fat = plan(r#"{"workload":"php","vcpu":2,"ram":"1G","php_child_memory":"256M"}"#);
         assert_eq!(value(&fat, "pm.max_children").as_deref(), Some("2"));

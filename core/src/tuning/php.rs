@@ -18,8 +18,11 @@ pub struct PhpPool {
     pub min_spare: u32,
     /// `pm.max_spare_servers`.
     pub max_spare: u32,
-    /// Requests in PHP at once the pool is planned for: the children less the spares
-    /// kept idle for a burst (beyond it PHP-FPM warns that it reached `max_children`).
+    /// Requests in PHP at once the pool is planned for (at least 1): the children less the
+    /// most spares, so a burst still finds idle children; PHP-FPM warns that it reached
+    /// `max_children` only past the children less the fewest spares. (Measured: at the
+    /// children less the fewest spares, a child still finishing its last request counts
+    /// as busy, and the warning came in two of four runs.)
     pub concurrency: u32,
     /// The pool's memory: `max_children` × the child's memory.
     pub budget: u64,
@@ -52,17 +55,17 @@ impl PhpPool {
             .label("children")
             .over(Term::num(8u32))
             .ceil();
-        let max = Term::num(max_children)
-            .label("children")
-            .over(Term::num(4u32))
-            .ceil();
         let min_spare = min.value() as u32;
+        let max = Term::num(min_spare)
+            .label("min spare")
+            .times(Term::num(2u32))
+            .at_most(Term::num(max_children).label("children"));
         let max_spare = max.value() as u32;
         Self {
             max_children,
             min_spare,
             max_spare,
-            concurrency: max_children - min_spare,
+            concurrency: (max_children - max_spare).max(1),
             budget: u64::from(max_children) * child.as_u64(),
             max_children_formula: Formula::equals(&children),
             min_spare_formula: Formula::equals(&min),

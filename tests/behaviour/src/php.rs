@@ -242,18 +242,18 @@ fn write_pages(ctx: &Ctx) -> Result<(), String> {
     write(ctx, UPLOAD, &format!("<?php echo '{UPLOAD_MARK}'; ?>\n"))
 }
 
-/// What the plan says of the pool: `pm.max_children`, `pm.min_spare_servers` and the
+/// What the plan says of the pool: `pm.max_children`, `pm.max_spare_servers` and the
 /// child memory input, from `nginx-gen --format json` for the tree's own flags.
 struct Planned {
     max_children: usize,
-    min_spare: usize,
+    max_spare: usize,
     child_bytes: u64,
 }
 
 impl Planned {
     /// Requests in PHP at once the pool is planned for.
     fn concurrency(&self) -> usize {
-        self.max_children - self.min_spare
+        self.max_children - self.max_spare
     }
     /// The pool's memory budget.
     fn budget(&self) -> u64 {
@@ -282,7 +282,7 @@ fn planned(ctx: &Ctx) -> Result<Planned, String> {
     let memory = v["inputs"]["php_child_memory"].as_str().unwrap_or("");
     Ok(Planned {
         max_children: setting("pm.max_children")?,
-        min_spare: setting("pm.min_spare_servers")?,
+        max_spare: setting("pm.max_spare_servers")?,
         child_bytes: parse_size(memory).ok_or_else(|| format!("php_child_memory {memory:?}"))?,
     })
 }
@@ -381,7 +381,7 @@ fn path_info_attack_404(ctx: &Ctx) -> Result<(), String> {
     )
 }
 
-/// wrk at the planned concurrency (`max_children` − min spare connections, each request
+/// wrk at the planned concurrency (`max_children` − max spare connections, each request
 /// keeping a child busy 50 ms): every answer 2xx, the pool grew to serve them, and the
 /// PHP-FPM log has no `max_children` warning.
 fn load_no_max_children_warning(ctx: &Ctx) -> Result<(), String> {
@@ -411,9 +411,9 @@ fn load_no_max_children_warning(ctx: &Ctx) -> Result<(), String> {
     let warnings: Vec<&str> = log.lines().filter(|l| l.contains("max_children")).collect();
     expect(warnings.is_empty(), || {
         format!(
-            "at {conns} connections (max_children {}, min spare {}): {}",
+            "at {conns} connections (max_children {}, max spare {}): {}",
             plan.max_children,
-            plan.min_spare,
+            plan.max_spare,
             warnings.join(" | ")
         )
     })
