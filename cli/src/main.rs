@@ -300,7 +300,17 @@ fn apply(args: &Generate, root: &std::path::Path, dry_run: bool) -> Result<(), F
     };
     let mut service = apply::service::Host::detect(root).with_probes(apply::service::probes(&plan));
     match apply::apply(&files, &options, &mut service) {
-        Ok(report) => print(&report),
+        Ok(mut report) => {
+            // The PHP-FPM pool is installed with the rest; PHP-FPM is the user's service.
+            if plan.tuning.php.is_some() && !dry_run {
+                let fpm = plan.inputs.layout.php_fpm(plan.inputs.php_version);
+                let _ = writeln!(
+                    report,
+                    "php-fpm: not reloaded by nginx-gen: {fpm} -t && systemctl reload {fpm}"
+                );
+            }
+            print(&report)
+        }
         Err(failed) => {
             let _ = print(&failed.report);
             Err(Failure::Other(format!(

@@ -54,6 +54,8 @@ pub enum LocationRole {
     Root,
     /// Static assets with long cache lifetimes.
     Assets,
+    /// PHP scripts, run by PHP-FPM (workload php).
+    Php,
     /// The proxied application (named location in the mixed workload).
     App,
 }
@@ -61,12 +63,13 @@ pub enum LocationRole {
 impl LocationRole {
     /// Every role, in output order (regular-expression locations are tried in this order:
     /// hidden files before assets).
-    pub const ALL: [Self; 6] = [
+    pub const ALL: [Self; 7] = [
         Self::Acme,
         Self::Health,
         Self::Hidden,
         Self::Root,
         Self::Assets,
+        Self::Php,
         Self::App,
     ];
 
@@ -84,6 +87,7 @@ impl LocationRole {
                 "~*",
                 r"\.(?:css|js|mjs|map|png|jpe?g|gif|ico|svg|webp|avif|woff2?)$",
             ],
+            Self::Php => &["~", r"\.php$"],
             Self::App => &["@app"],
         }
     }
@@ -181,6 +185,8 @@ pub enum Scope {
     Sysctl,
     /// The systemd drop-in, `[Service]`.
     Systemd,
+    /// The PHP-FPM pool file (workload php).
+    PhpPool,
 }
 
 /// The files nginx-gen writes.
@@ -194,11 +200,19 @@ pub enum FileKind {
     Sysctl,
     /// The systemd drop-in.
     Systemd,
+    /// The PHP-FPM pool file (workload php only).
+    PhpPool,
 }
 
 impl FileKind {
     /// Every file, in the order they are written.
-    pub const ALL: [Self; 4] = [Self::Nginx, Self::Site, Self::Sysctl, Self::Systemd];
+    pub const ALL: [Self; 5] = [
+        Self::Nginx,
+        Self::Site,
+        Self::Sysctl,
+        Self::Systemd,
+        Self::PhpPool,
+    ];
 }
 
 impl Scope {
@@ -211,6 +225,7 @@ impl Scope {
             }
             Self::Sysctl => FileKind::Sysctl,
             Self::Systemd => FileKind::Systemd,
+            Self::PhpPool => FileKind::PhpPool,
         }
     }
 }

@@ -1,4 +1,4 @@
-//! Snapshots of every renderer on four fixture inputs that between them switch every
+//! Snapshots of every renderer on five fixture inputs that between them switch every
 //! branch: workloads, TLS profiles, HTTP/3, brotli, load balancer, layouts, versions.
 //! Review changes with `cargo insta review`.
 #![allow(
@@ -26,16 +26,21 @@ fn fixture(name: &str) -> Inputs {
                 "clients": 50000, "response_size": "4K", "layout": "rhel", "ocsp_stapling": true,
                 "nginx_version": "1.18.0", "lang": "de"}"#
         }
+        "php_tls_rhel" => {
+            r#"{"vcpu": 2, "ram": "2G", "workload": "php", "tls": true, "layout": "rhel",
+                "php_child_memory": "48M", "response_size": "64K"}"#
+        }
         _ => unreachable!(),
     };
     Inputs::from_json(json).expect("fixture is valid")
 }
 
-const FIXTURES: [&str; 4] = [
+const FIXTURES: [&str; 5] = [
     "guide",
     "debian12_proxy_tls",
     "big_mixed_h3_lb",
     "small_api_modern_rhel",
+    "php_tls_rhel",
 ];
 
 /// Each fixture in its inputs' language (one is German), as the CLI writes it.
@@ -44,7 +49,12 @@ fn every_renderer_on_every_fixture() {
     for name in FIXTURES {
         let plan = Plan::new(&fixture(name));
         let cat = built_in(plan.inputs.lang);
-        for format in Format::ALL.iter().filter(|f| **f != Format::All) {
+        // The PHP-FPM pool file exists for the php workload only.
+        let php = plan.tuning.php.is_some();
+        for format in Format::ALL
+            .iter()
+            .filter(|f| **f != Format::All && (php || **f != Format::PhpPool))
+        {
             insta::assert_snapshot!(
                 format!("{name}__{format}"),
                 render::render_in(&plan, *format, &cat)
@@ -178,8 +188,9 @@ fn origins_point_at_their_settings() {
                 );
                 assert!(o.first <= o.line);
                 for comment in &lines[o.first..o.line] {
+                    // PHP's ini files comment with `;`.
                     assert!(
-                        comment.trim_start().starts_with('#'),
+                        comment.trim_start().starts_with(['#', ';']),
                         "{}: «{comment}»",
                         file.path
                     );

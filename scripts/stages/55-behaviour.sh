@@ -29,7 +29,7 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 # Debian's nginx with the brotli modules, and the real clients.
 bash scripts/apt-missing.sh nginx libnginx-mod-http-brotli-filter libnginx-mod-http-brotli-static \
-  curl openssl wrk brotli gzip iproute2 util-linux
+  curl openssl wrk brotli gzip iproute2 util-linux php8.2-fpm
 for tool in unshare mount ip curl openssl wrk brotli gzip timeout; do
   command -v "$tool" >/dev/null 2>&1 || { echo "55-behaviour: FATAL: $tool missing" >&2; exit 1; }
 done

@@ -46,7 +46,10 @@ pub fn line(tab: Tab, text: &str) -> Vec<(Class, &str)> {
     if !indent.is_empty() {
         out.push((Class::Plain, indent));
     }
-    if trimmed.starts_with('#') || trimmed.starts_with("//") {
+    if trimmed.starts_with('#')
+        || trimmed.starts_with("//")
+        || tab == Tab::Php && trimmed.starts_with(';')
+    {
         out.push((Class::Comment, trimmed));
         return out;
     }

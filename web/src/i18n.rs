@@ -160,6 +160,10 @@ texts! {
     HintCache => "micro: the application's pages kept for a second, not for requests with a cookie or credentials.",
     LabelCacheStatus => "Cache status header",
     HintCacheStatus => "X-Cache-Status: HIT, MISS or BYPASS, for checking the cache.",
+    LabelPhpVersion => "PHP version",
+    HintPhpVersion => "PHP-FPM's version (php workload); Debian's paths name it.",
+    LabelPhpChildMemory => "PHP child memory",
+    HintPhpChildMemory => "Peak memory of one PHP-FPM child; sizes pm.max_children.",
 }
 
 /// The heading of a fieldset of the form.
@@ -212,6 +216,8 @@ impl Field {
             "status_port" => (T::LabelStatusPort, T::HintStatusPort),
             "cache" => (T::LabelCache, T::HintCache),
             "cache_status" => (T::LabelCacheStatus, T::HintCacheStatus),
+            "php_version" => (T::LabelPhpVersion, T::HintPhpVersion),
+            "php_child_memory" => (T::LabelPhpChildMemory, T::HintPhpChildMemory),
             _ => return None,
         })
     }

@@ -66,6 +66,8 @@ pub enum Tab {
     Sysctl,
     /// The systemd drop-in.
     Systemd,
+    /// The PHP-FPM pool file (workload php only).
+    Php,
     /// The whole plan as JSON.
     Json,
     /// The install script.
@@ -74,11 +76,12 @@ pub enum Tab {
 
 impl Tab {
     /// Every tab, in order.
-    pub const ALL: [Self; 6] = [
+    pub const ALL: [Self; 7] = [
         Self::Nginx,
         Self::Site,
         Self::Sysctl,
         Self::Systemd,
+        Self::Php,
         Self::Json,
         Self::Script,
     ];
@@ -89,6 +92,7 @@ impl Tab {
             Self::Site => Format::Site,
             Self::Sysctl => Format::Sysctl,
             Self::Systemd => Format::Systemd,
+            Self::Php => Format::PhpPool,
             Self::Json => Format::Json,
             Self::Script => Format::Script,
         }
@@ -100,8 +104,9 @@ impl Tab {
             Self::Site => 1,
             Self::Sysctl => 2,
             Self::Systemd => 3,
-            Self::Json => 4,
-            Self::Script => 5,
+            Self::Php => 4,
+            Self::Json => 5,
+            Self::Script => 6,
         }
     }
     /// Stable name, used in `data-testid`s and element ids.
@@ -111,15 +116,20 @@ impl Tab {
             Self::Site => "site",
             Self::Sysctl => "sysctl",
             Self::Systemd => "systemd",
+            Self::Php => "php-fpm",
             Self::Json => "json",
             Self::Script => "script",
         }
+    }
+    /// Whether the tab is shown for `plan`: the PHP-FPM pool only for workload php.
+    pub fn shown_for(self, plan: &nginx_gen_core::Plan) -> bool {
+        self != Self::Php || plan.tuning.php.is_some()
     }
     /// Whether the tab shows a configuration file whose lines carry reasons.
     pub const fn is_config(self) -> bool {
         matches!(
             self,
-            Self::Nginx | Self::Site | Self::Sysctl | Self::Systemd
+            Self::Nginx | Self::Site | Self::Sysctl | Self::Systemd | Self::Php
         )
     }
 }
@@ -204,7 +214,7 @@ pub struct Output {
     cat: Rc<Catalogue>,
     /// Per tab (in [`Tab::ALL`] order): its text as the CLI prints it with `--format`, and
     /// for the four files where each setting's lines are.
-    shown: [OnceCell<(String, Vec<Origin>)>; 6],
+    shown: [OnceCell<(String, Vec<Origin>)>; 7],
 }
 
 impl Output {
@@ -253,6 +263,7 @@ impl Output {
                 Tab::Site => render::site_with_origins(plan, cat),
                 Tab::Sysctl => render::sysctl_with_origins(plan, cat),
                 Tab::Systemd => render::systemd_with_origins(plan, cat),
+                Tab::Php => render::php_pool_with_origins(plan, cat),
                 Tab::Json | Tab::Script => (
                     render::render_with(plan, tab.format(), cat, steps).unwrap_or_default(),
                     Vec::new(),

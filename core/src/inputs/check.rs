@@ -11,8 +11,8 @@ use super::raw::printable;
 use super::spec::{DefaultValue, Input, Kind};
 use super::texts::{self, Arg, Msg, value};
 use super::values::{
-    AccessLog, Cache, Lang, Layout, Listen, PolicyVersion, Release, Resolver, SafePath, Target,
-    TlsProfile, Workload,
+    AccessLog, Cache, Lang, Layout, Listen, PhpVersion, PolicyVersion, Release, Resolver, SafePath,
+    Target, TlsProfile, Workload,
 };
 use super::{InputError, Scalar, limits};
 
@@ -378,6 +378,7 @@ text_value! {
     TlsProfile => choice,
     AccessLog => choice,
     Cache => choice,
+    PhpVersion => choice,
     Layout => choice,
     Lang => choice,
     Listen => text,

@@ -178,8 +178,8 @@ pub use schema::json_schema;
 pub use spec::{DefaultValue, Flag, Form, Group, Input, Kind, PATH_ACCEPTED, Section, Widget};
 pub use texts::{Arg, Msg, TEXTS};
 pub use values::{
-    AccessLog, Cache, Cidr, Lang, Layout, Listen, PolicyVersion, Release, Resolver, SafePath,
-    ServerName, Target, TlsProfile, Upstream, Workload,
+    AccessLog, Cache, Cidr, Lang, Layout, Listen, PhpVersion, PolicyVersion, Release, Resolver,
+    SafePath, ServerName, Target, TlsProfile, Upstream, Workload,
 };
 
 /// Accepted ranges, shared by validation, documentation and the front ends' hints.
@@ -205,6 +205,8 @@ pub mod limits {
     /// Request body size range (`client_max_body_size`).
     pub const MAX_BODY: (ByteSize, ByteSize) =
         (ByteSize::KIB, ByteSize::bytes(64 * ByteSize::GIB.as_u64()));
+    /// PHP-FPM child memory range.
+    pub const PHP_CHILD: (ByteSize, ByteSize) = (ByteSize::mib(8), ByteSize::gib(4));
     /// Oldest nginx the version gates cover.
     pub const NGINX_MIN: Version = Version::new(1, 18, 0);
     /// Oldest OpenSSL with TLS 1.3.

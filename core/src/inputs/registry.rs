@@ -10,8 +10,8 @@ use super::raw::Scalar;
 use super::spec::DefaultValue::{List, Unset, Value};
 use super::spec::{Flag, Form, Group, Kind, Section, Widget};
 use super::values::{
-    AccessLog, Cache, Cidr, Lang, Layout, Listen, PolicyVersion, Release, Resolver, SafePath,
-    ServerName, Target, TlsProfile, Upstream, Workload,
+    AccessLog, Cache, Cidr, Lang, Layout, Listen, PhpVersion, PolicyVersion, Release, Resolver,
+    SafePath, ServerName, Target, TlsProfile, Upstream, Workload,
 };
 use crate::size::ByteSize;
 
@@ -266,7 +266,7 @@ inputs! {
         kind: Kind::Choice(Cache::NAMES),
         default: Value("off"),
         help: "Cache the application's pages for a second (micro)",
-        note: "not with static",
+        note: "proxy, api, mixed",
         form: Form::at(Section::Workload, 8, Widget::Select),
     }
     /// Send `X-Cache-Status` (HIT, MISS, BYPASS…) with cached responses.
@@ -340,6 +340,28 @@ inputs! {
         default: Value("81"),
         help: "stub_status port on 127.0.0.1 (0: off)",
         form: Form::at(Section::Advanced, 6, Widget::Number),
+    }
+    // PHP (workload php).
+    /// PHP-FPM's version: Debian's paths name it (`/etc/php/8.2/fpm/pool.d/`).
+    php_version: PhpVersion = String {
+        flag: Flag::value("php-version", "X.Y"),
+        group: Group::Workload,
+        kind: Kind::Choice(PhpVersion::NAMES),
+        default: Value("8.2"),
+        help: "PHP-FPM version (Debian's paths name it)",
+        note: "only with workload php",
+        form: Form::at(Section::Advanced, 7, Widget::Select),
+    }
+    /// Peak memory of one PHP-FPM child: `pm.max_children` is the memory left after nginx
+    /// divided by it.
+    php_child_memory: ByteSize = String {
+        flag: Flag::value("php-child-memory", "SIZE"),
+        group: Group::Workload,
+        kind: Kind::Size { min: limits::PHP_CHILD.0, max: limits::PHP_CHILD.1 },
+        default: Value("64M"),
+        help: "Peak memory of one PHP-FPM child",
+        note: "only with workload php",
+        form: Form::at(Section::Workload, 10, Widget::Text),
     }
     /// Distribution layout.
     layout: Layout = String {

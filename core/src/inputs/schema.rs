@@ -215,7 +215,7 @@ mod tests {
         assert_eq!(props["vcpu"]["maximum"], json!(1024));
         assert_eq!(
             props["workload"]["enum"],
-            json!(["static", "proxy", "api", "mixed"])
+            json!(["static", "proxy", "api", "mixed", "php"])
         );
         assert_eq!(props["tls"]["default"], json!(false));
         assert_eq!(props["upstreams"]["default"], json!(["127.0.0.1:8080"]));

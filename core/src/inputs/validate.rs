@@ -172,14 +172,23 @@ impl Inputs {
         let companions: &[&str] = match name {
             "ocsp_stapling" | "http3" | "bootstrap" => &["tls"],
             "tls_cert" => &["tls_key"],
-            "cache" => &["workload"],
-            "cache_status" => &["cache", "workload"],
+            "cache_status" => &["cache"],
             "tls_key" => &["tls_cert"],
             _ => &[],
         };
         let mut raw = RawInputs::default();
         for n in std::iter::once(name).chain(companions.iter().copied()) {
             raw.set(n, Some(super::input(n)?.sample())).ok()?;
+        }
+        // The PHP inputs matter (and are written in the command) only with workload php;
+        // the micro-cache needs a proxied application.
+        let workload = match name {
+            n if n.starts_with("php_") => Some("php"),
+            "cache" | "cache_status" => Some("proxy"),
+            _ => None,
+        };
+        if let Some(w) = workload {
+            raw.set("workload", Some(RawValue::Text(w.into()))).ok()?;
         }
         Some(raw)
     }
@@ -253,6 +262,10 @@ impl Inputs {
                 out.push_str(" --");
                 out.push_str(input.flag.long);
             };
+            // The PHP inputs change nothing but the php workload's output.
+            if input.name.starts_with("php_") && self.workload != super::Workload::Php {
+                continue;
+            }
             if input.name == "policy" {
                 flag(&mut cmd);
                 cmd.push(' ');
@@ -386,7 +399,7 @@ mod tests {
         let flags = command.matches(" --").count();
         let values: usize = INPUTS
             .iter()
-            .filter(|i| !i.is_switch())
+            .filter(|i| !i.is_switch() && !i.name.starts_with("php_"))
             .map(|i| match inputs.to_raw().get(i.name) {
                 Some(RawValue::List(items)) => items.len(),
                 Some(_) => 1,
@@ -397,6 +410,14 @@ mod tests {
             flags,
             values + 2,
             "--no-detect, every value, --tls: {command}"
+        );
+        // The PHP inputs only with the php workload.
+        assert!(!command.contains("--php-"), "{command}");
+        let php = raw(r#"{"workload": "php", "php_child_memory": "48M"}"#).unwrap();
+        let command = php.to_command();
+        assert!(
+            command.contains(" --php-version 8.2 --php-child-memory 48M "),
+            "{command}"
         );
         let old = raw(r#"{"policy": "2026.11"}"#).unwrap();
         assert!(old.to_command().contains(" --policy 2026.11"));

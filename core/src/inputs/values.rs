@@ -18,17 +18,37 @@ choice! {
         Api = "api",
         /// Static files plus a proxied application behind them.
         Mixed = "mixed",
+        /// Static files plus PHP scripts run by PHP-FPM.
+        Php = "php",
     }
 }
 
 impl Workload {
-    /// Whether this workload opens connections to upstream servers.
-    pub const fn proxies(self) -> bool {
-        !matches!(self, Self::Static)
-    }
     /// Whether this workload serves files from disk.
     pub const fn serves_files(self) -> bool {
-        matches!(self, Self::Static | Self::Mixed)
+        matches!(self, Self::Static | Self::Mixed | Self::Php)
+    }
+    /// Whether responses are generated per request (proxied or by PHP-FPM).
+    pub const fn dynamic(self) -> bool {
+        !matches!(self, Self::Static)
+    }
+    /// Whether this workload opens connections to upstream servers over HTTP.
+    pub const fn proxies(self) -> bool {
+        !matches!(self, Self::Static | Self::Php)
+    }
+}
+
+choice! {
+    /// The PHP version of PHP-FPM (Debian's paths name it).
+    pub enum PhpVersion {
+        /// Ubuntu 22.04.
+        V81 = "8.1",
+        /// Debian 12.
+        V82 = "8.2",
+        /// Ubuntu 24.04.
+        V83 = "8.3",
+        /// Debian 13.
+        V84 = "8.4",
     }
 }
 

@@ -223,6 +223,16 @@ pub const NGINX_MODULES: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "https://nginx.org/en/docs/http/ngx_http_fastcgi_module.html",
+        &[
+            "fastcgi_buffer_size",
+            "fastcgi_buffers",
+            "fastcgi_busy_buffers_size",
+            "fastcgi_param",
+            "fastcgi_pass",
+        ],
+    ),
+    (
         "https://nginx.org/en/docs/http/ngx_http_ssl_module.html",
         &[
             "ssl_buffer_size",
@@ -244,11 +254,18 @@ pub const NGINX_MODULES: &[(&str, &[&str])] = &[
     ),
 ];
 
+/// PHP-FPM's configuration page.
+const PHP_FPM: &str = "https://www.php.net/manual/en/install.fpm.configuration.php";
+
 /// Documentation pages of names in neither table, by prefix: kernel settings (the pages
 /// have no anchor per setting) and systemd's resource limits (one entry for all).
 const PREFIXED: &[(&str, &str)] = &[
     ("net.", "https://docs.kernel.org/networking/ip-sysctl.html"),
     ("fs.", "https://docs.kernel.org/admin-guide/sysctl/fs.html"),
+    // The PHP-FPM pool's settings.
+    ("pm", PHP_FPM),
+    ("request_terminate_timeout", PHP_FPM),
+    ("security.limit_extensions", PHP_FPM),
     (
         "Limit",
         "https://www.freedesktop.org/software/systemd/man/latest/systemd.exec.html#LimitCPU=",

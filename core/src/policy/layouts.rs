@@ -1,6 +1,6 @@
 //! The distributions' layouts: accounts, pid files, module directories, document roots.
 
-use crate::inputs::Layout;
+use crate::inputs::{Layout, PhpVersion};
 
 impl Layout {
     /// The account workers run as.
@@ -67,6 +67,32 @@ impl Layout {
             Self::NginxOrg | Self::Docker => "/var/cache/nginx",
         }
     }
+    /// PHP-FPM's default pool file, which the generated pool replaces: Debian's
+    /// `php8.2-fpm` (also under nginx.org's and the image's layouts), RHEL's `php-fpm`.
+    pub fn php_pool(self, php: PhpVersion) -> String {
+        match self {
+            Self::Rhel => "/etc/php-fpm.d/www.conf".into(),
+            Self::Debian | Self::NginxOrg | Self::Docker => {
+                ["/etc/php/", php.as_str(), "/fpm/pool.d/www.conf"].concat()
+            }
+        }
+    }
+    /// The socket of PHP-FPM's default pool, where the packages' tools expect it.
+    pub fn php_socket(self, php: PhpVersion) -> String {
+        match self {
+            Self::Rhel => "/run/php-fpm/www.sock".into(),
+            Self::Debian | Self::NginxOrg | Self::Docker => {
+                ["/run/php/php", php.as_str(), "-fpm.sock"].concat()
+            }
+        }
+    }
+    /// PHP-FPM's program and service name.
+    pub fn php_fpm(self, php: PhpVersion) -> String {
+        match self {
+            Self::Rhel => "php-fpm".into(),
+            Self::Debian | Self::NginxOrg | Self::Docker => ["php", php.as_str(), "-fpm"].concat(),
+        }
+    }
     /// The package's usual document root.
     pub const fn default_root(self) -> &'static str {
         match self {
@@ -98,5 +124,14 @@ mod tests {
         assert_eq!(Layout::Docker.modules_include(), None);
         assert_eq!(Layout::Debian.sites_include(), Some("sites-enabled/*"));
         assert_eq!(Layout::Rhel.sites_include(), None);
+        let php = PhpVersion::V82;
+        assert_eq!(
+            Layout::Debian.php_pool(php),
+            "/etc/php/8.2/fpm/pool.d/www.conf"
+        );
+        assert_eq!(Layout::Debian.php_socket(php), "/run/php/php8.2-fpm.sock");
+        assert_eq!(Layout::Rhel.php_pool(php), "/etc/php-fpm.d/www.conf");
+        assert_eq!(Layout::Rhel.php_socket(php), "/run/php-fpm/www.sock");
+        assert_eq!(Layout::Debian.php_fpm(php), "php8.2-fpm");
     }
 }

@@ -21,6 +21,7 @@ fn scope_title(scope: Scope) -> &'static Text {
         Scope::Location { .. } => &texts::SCOPE_LOCATION,
         Scope::Sysctl => &texts::SCOPE_SYSCTL,
         Scope::Systemd => &texts::SCOPE_SYSTEMD,
+        Scope::PhpPool => &texts::SCOPE_PHP_POOL,
     }
 }
 
@@ -168,6 +169,18 @@ pub fn summary_in(plan: &Plan, cat: &Catalogue) -> String {
         ],
     );
     out.push('\n');
+    if let Some(php) = &plan.tuning.php {
+        let summary = cat.fill(
+            &texts::SUMMARY_PHP,
+            &[
+                ("children", &php.max_children.to_string()),
+                ("concurrency", &php.concurrency.to_string()),
+                ("budget", &mib(php.budget).to_string()),
+            ],
+        );
+        out.push_str(&summary);
+        out.push('\n');
+    }
     if let Some(cmd) = &plan.precompress {
         out.push_str(&cat.fill(&texts::PRECOMPRESS, &[("command", cmd)]));
         out.push('\n');

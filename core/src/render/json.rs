@@ -183,6 +183,7 @@ fn scope_fields(w: &mut Writer, scope: Scope) {
         Scope::Location { .. } => "location",
         Scope::Sysctl => "sysctl",
         Scope::Systemd => "systemd",
+        Scope::PhpPool => "php_pool",
     };
     w.field("context", context);
     match scope {
@@ -264,7 +265,7 @@ names! {
     }
     LocationRole {
         Acme => "acme", Health => "health", Hidden => "hidden", Root => "root",
-        Assets => "assets", App => "app",
+        Assets => "assets", Php => "php", App => "app",
     }
     TableRole {
         Types => "types", ConnectionUpgrade => "connection_upgrade",

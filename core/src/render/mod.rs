@@ -6,6 +6,7 @@
 mod explain;
 mod json;
 mod nginx;
+mod php;
 mod script;
 mod site;
 mod sysctl;
@@ -19,6 +20,7 @@ pub use explain::{
 };
 pub use json::{JsonPlan, SCHEMA_VERSION, json, json_in};
 pub use nginx::{nginx_conf, nginx_conf_in, nginx_conf_with_origins};
+pub use php::{php_pool_in, php_pool_with_origins};
 pub use script::{
     INSTALL_STEPS, InstallSteps, install_script, install_script_in, install_script_with,
 };
@@ -50,6 +52,8 @@ choice! {
         Sysctl = "sysctl",
         /// The systemd drop-in.
         Systemd = "systemd",
+        /// The PHP-FPM pool file (workload php; empty otherwise).
+        PhpPool = "php-fpm",
         /// The whole plan as JSON.
         Json = "json",
         /// A human explanation of every value.
@@ -83,15 +87,21 @@ pub fn path_of(plan: &Plan, file: FileKind) -> String {
         FileKind::Site => plan.site_path(),
         FileKind::Sysctl => SYSCTL_PATH.into(),
         FileKind::Systemd => SYSTEMD_PATH.into(),
+        FileKind::PhpPool => plan.inputs.layout.php_pool(plan.inputs.php_version),
     }
 }
 
-/// The four files to install, in order, in English.
+/// Whether the plan has `file`: the PHP-FPM pool only for the php workload.
+pub fn has_file(plan: &Plan, file: FileKind) -> bool {
+    file != FileKind::PhpPool || plan.tuning.php.is_some()
+}
+
+/// The files to install, in order, in English: four, and the PHP-FPM pool for php.
 pub fn files(plan: &Plan) -> Vec<File> {
     files_in(plan, Catalogue::english())
 }
 
-/// The four files to install, in order, in the catalogue's language.
+/// The files to install, in order, in the catalogue's language.
 pub fn files_in(plan: &Plan, cat: &Catalogue) -> Vec<File> {
     let head = Header::new(plan, cat);
     let contents = [
@@ -99,10 +109,12 @@ pub fn files_in(plan: &Plan, cat: &Catalogue) -> Vec<File> {
         site::render(plan, cat, &head),
         sysctl::render(plan, None, cat, &head),
         systemd::render(plan, None, cat, &head),
+        php::render(plan, None, cat, &head),
     ];
     FileKind::ALL
         .into_iter()
         .zip(contents)
+        .filter(|(kind, _)| has_file(plan, *kind))
         .map(|(kind, contents)| File {
             path: path_of(plan, kind),
             contents,
@@ -147,6 +159,7 @@ pub fn render_with(
         Format::Site => site_in(plan, cat),
         Format::Sysctl => sysctl_in(plan, cat),
         Format::Systemd => systemd_in(plan, cat),
+        Format::PhpPool => php_pool_in(plan, cat),
         Format::Json => json_in(plan, cat),
         Format::Explain => explain_table_in(plan, cat),
         Format::Script => install_script_with(plan, cat, steps?),
@@ -248,7 +261,7 @@ pub fn with_new_reason(plan: &Plan, scope: Scope) -> impl Iterator<Item = (&Sett
         })
 }
 
-/// The four files with, for each, where every setting's lines are: what the web page links
+/// The files with, for each, where every setting's lines are: what the web page links
 /// to reasons and what the benchmark edits, so neither parses the text back.
 pub fn files_with_origins(plan: &Plan) -> Vec<(File, Vec<Origin>)> {
     files_with_origins_in(plan, Catalogue::english())
@@ -268,10 +281,12 @@ pub fn files_with_origins_in(plan: &Plan, cat: &Catalogue) -> Vec<(File, Vec<Ori
         site::render_with_origins(plan, cat, &head),
         with_origins(sysctl::render),
         with_origins(systemd::render),
+        with_origins(php::render),
     ];
     FileKind::ALL
         .into_iter()
         .zip(rendered)
+        .filter(|(kind, _)| has_file(plan, *kind))
         .map(|(kind, (contents, origins))| {
             let path = path_of(plan, kind);
             (File { path, contents }, origins)

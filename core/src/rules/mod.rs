@@ -21,6 +21,7 @@ mod headers;
 mod http;
 mod kernel;
 mod limits;
+mod php;
 mod process;
 mod proxy;
 mod site;
@@ -442,6 +443,13 @@ pub static RULES: &[&Rule] = &[
     &cache::PROXY_CACHE_BACKGROUND_UPDATE,
     &cache::PROXY_CACHE_BYPASS,
     &cache::PROXY_NO_CACHE,
+    &php::SCRIPT_EXISTS,
+    &php::FASTCGI_PASS,
+    &php::INCLUDE_PARAMS,
+    &php::SCRIPT_FILENAME,
+    &php::FASTCGI_BUFFER_SIZE,
+    &php::FASTCGI_BUFFERS,
+    &php::FASTCGI_BUSY_BUFFERS_SIZE,
     &site::STATUS_LISTEN,
     &site::STUB_STATUS,
     &site::STATUS_ALLOW,
@@ -458,6 +466,14 @@ pub static RULES: &[&Rule] = &[
     &kernel::WMEM_MAX,
     &kernel::NETDEV_MAX_BACKLOG,
     &limits::LIMIT_NOFILE,
+    &php::PM,
+    &php::PM_MAX_CHILDREN,
+    &php::PM_START_SERVERS,
+    &php::PM_MIN_SPARE_SERVERS,
+    &php::PM_MAX_SPARE_SERVERS,
+    &php::PM_MAX_REQUESTS,
+    &php::REQUEST_TERMINATE_TIMEOUT,
+    &php::LIMIT_EXTENSIONS,
 ];
 
 /// Evaluates every rule for `ctx`: the settings written and those left out, in order.

@@ -251,7 +251,7 @@ pub(super) static PROXY_BUFFER_SIZE: Rule = Rule {
     )
     .inputs(&["workload"])],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
-        if let Some(b) = c.t.proxy {
+        if let Some(b) = c.t.proxy.filter(|_| proxies(c)) {
             out.set_args(location(c), vec![size(b.header).into()], &PROXY_BUFFER_SIZE.texts[0], None);
         }
     }),
@@ -265,7 +265,7 @@ pub(super) static PROXY_BUFFERS: Rule = Rule {
     )
     .inputs(&["response_size", "workload"])],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
-        if let (Some(b), Some(f)) = (c.t.proxy, &c.t.formulas.proxy) {
+        if let (Some(b), Some(f), true) = (c.t.proxy, &c.t.formulas.proxy, proxies(c)) {
             let args = vec![b.count.to_string().into(), size(b.size).into()];
             out.set_args(location(c), args, &PROXY_BUFFERS.texts[0], Some(f.buffers.clone()));
         }
@@ -280,7 +280,7 @@ pub(super) static PROXY_BUSY_BUFFERS_SIZE: Rule = Rule {
     )
     .inputs(&["response_size", "workload"])],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
-        if let (Some(b), Some(f)) = (c.t.proxy, &c.t.formulas.proxy) {
+        if let (Some(b), Some(f), true) = (c.t.proxy, &c.t.formulas.proxy, proxies(c)) {
             let text = &PROXY_BUSY_BUFFERS_SIZE.texts[0];
             out.set_args(location(c), vec![size(b.busy).into()], text, Some(f.busy.clone()));
         }

@@ -421,16 +421,18 @@ pub(super) static ROOT: Rule = Rule {
 
 pub(super) static INDEX: Rule = Rule {
     name: "index",
-    texts: &[Text::new("index", "The file served for a directory.")],
+    texts: &[
+        Text::new("index", "The file served for a directory."),
+        Text::new("index.php", "The script or file served for a directory.").inputs(&["workload"]),
+    ],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
-        if serves_files(c) {
-            out.set(
-                Scope::Server {
-                    server: c.content_server(),
-                },
-                &["index.html"],
-                &INDEX.texts[0],
-            );
+        let scope = Scope::Server {
+            server: c.content_server(),
+        };
+        if c.i.workload == Workload::Php {
+            out.set(scope, &["index.php", "index.html"], &INDEX.texts[1]);
+        } else if serves_files(c) {
+            out.set(scope, &["index.html"], &INDEX.texts[0]);
         }
     }),
 };
@@ -447,6 +449,11 @@ pub(super) static TRY_FILES: Rule = Rule {
             "omit.try_files",
             "nginx already serves the file, the directory's index or 404; try_files would only add a file lookup to every request (measured 5-10% of throughput on small pages).",
         ),
+        Text::new(
+            "try_files.php",
+            "Serve the file if it exists, otherwise the directory's index, otherwise the application's index.php with the query.",
+        )
+        .inputs(&["workload"]),
     ],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
         let root = Scope::Location {
@@ -456,6 +463,11 @@ pub(super) static TRY_FILES: Rule = Rule {
         match c.i.workload {
             Workload::Mixed => out.set(root, &["$uri", "$uri/", "@app"], &TRY_FILES.texts[0]),
             Workload::Static => out.omit(root, &TRY_FILES.texts[1]),
+            Workload::Php => out.set(
+                root,
+                &["$uri", "$uri/", "/index.php$is_args$args"],
+                &TRY_FILES.texts[2],
+            ),
             Workload::Proxy | Workload::Api => {}
         }
     }),
@@ -484,7 +496,7 @@ pub(super) static CLIENT_MAX_BODY_SIZE: Rule = Rule {
     )
     .inputs(&["max_body_size"])],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
-        if c.i.workload.proxies() {
+        if c.i.workload.dynamic() {
             let size = c.i.max_body_size;
             let value = size.nginx().unwrap_or_else(|| size.as_u64().to_string());
             let scope = Scope::Server {

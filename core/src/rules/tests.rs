@@ -20,7 +20,7 @@ pub(crate) fn grid() -> Vec<Plan> {
         (1, "16T", Some(10_000_000)),
         (128, "256M", None),
     ];
-    for workload in ["static", "proxy", "api", "mixed"] {
+    for workload in ["static", "proxy", "api", "mixed", "php"] {
         for (tls, http3, ocsp, profile) in [
             (false, false, false, "intermediate"),
             (true, false, false, "intermediate"),
@@ -212,6 +212,7 @@ fn every_rule_is_tested_in_its_family_file() {
         ("kernel.rs", include_str!("kernel.rs")),
         ("limits.rs", include_str!("limits.rs")),
         ("cache.rs", include_str!("cache.rs")),
+        ("php.rs", include_str!("php.rs")),
     ];
     let mut defined = 0;
     for (file, source) in families {

@@ -187,7 +187,7 @@ pub(super) static SSL_BUFFER_SIZE: Rule = Rule {
     )
     .inputs(&["workload"])],
     decide: Decide::When {
-        when: |c| c.i.tls && c.i.workload.proxies(),
+        when: |c| c.i.tls && c.i.workload.dynamic(),
         scope: H,
         args: &["4k"],
     },

@@ -9,9 +9,11 @@ use crate::rules::formula::{Formula, Term};
 use crate::size::ByteSize;
 
 mod constants;
+mod php;
 mod proxy_buffers;
 
 pub use constants::*;
+pub use php::{PHP_CHILDREN_PER_VCPU, PhpPool};
 pub use proxy_buffers::{ProxyBuffers, ProxyFormulas};
 
 /// Per-workload parameters of the formulas.
@@ -63,6 +65,13 @@ impl Profile {
                 memory_percent: 25,
                 header_buffer: ByteSize::kib(16),
             },
+            Workload::Php => Self {
+                clients_per_vcpu: 1000,
+                upstream_permille: 500,
+                in_flight_permille: 50,
+                memory_percent: 25,
+                header_buffer: ByteSize::kib(16),
+            },
         }
     }
 }
@@ -100,7 +109,7 @@ pub struct Formulas {
     pub session_cache: Formula,
     /// `ssl_session_timeout` in seconds, where the cache cannot hold a day.
     pub session_timeout: Option<Formula>,
-    /// Proxy buffers, for workloads that proxy.
+    /// Proxy (or `FastCGI`) buffers, for workloads that proxy or run PHP.
     pub proxy: Option<ProxyFormulas>,
     /// `aio threads`.
     pub aio: Formula,
@@ -161,8 +170,10 @@ pub struct Tuning {
     pub fastopen: Option<u32>,
     /// `listen … reuseport`.
     pub reuseport: bool,
-    /// Proxy buffers, for workloads that proxy.
+    /// Proxy buffers for workloads that proxy, `FastCGI` buffers for php.
     pub proxy: Option<ProxyBuffers>,
+    /// The PHP-FPM pool, for php.
+    pub php: Option<PhpPool>,
     /// `ssl_session_cache` size in MiB.
     pub session_cache_mib: u32,
     /// `ssl_session_timeout` in seconds where the cache holds less than a day.
@@ -200,7 +211,7 @@ impl Tuning {
 
         let proxy = inputs
             .workload
-            .proxies()
+            .dynamic()
             .then(|| ProxyBuffers::with_formulas(profile.header_buffer, inputs.response_size));
 
         // Connection slots per client: its own, one per request it has proxied (HTTP/2
@@ -282,7 +293,7 @@ impl Tuning {
         let worker_bytes = WORKER_BYTES + u64::from(worker_connections) * SLOT_BYTES;
         let fixed_memory = MASTER_BYTES + u64::from(workers) * worker_bytes;
         let idle_bytes = IDLE_BYTES + if inputs.tls { TLS_IDLE_BYTES } else { 0 };
-        let on_the_fly = if !inputs.workload.proxies() {
+        let on_the_fly = if !inputs.workload.dynamic() {
             0 // files are precompressed (gzip_static, brotli_static)
         } else if inputs.brotli {
             BROTLI_STATE_BYTES
@@ -299,6 +310,8 @@ impl Tuning {
 
         let reserve = (ram / 8).clamp(ByteSize::mib(128).as_u64(), ByteSize::GIB.as_u64());
         let memory_budget = (ram - reserve) * profile.memory_percent / 100;
+        let php = (inputs.workload == Workload::Php)
+            .then(|| PhpPool::compute(inputs, reserve, profile.memory_percent));
         let per_client_thousandths = 1000 * idle_bytes + u64::from(ACTIVE_PERMILLE) * active_extra;
         let memory_clients = (memory_budget.saturating_sub(fixed_memory) * 1000
             / per_client_thousandths)
@@ -465,6 +478,7 @@ impl Tuning {
             fastopen,
             reuseport,
             proxy: proxy.map(|(b, _)| b),
+            php,
             session_cache_mib,
             session_timeout,
             aio_threads,

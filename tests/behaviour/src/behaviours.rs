@@ -1118,6 +1118,9 @@ pub fn all() -> Vec<Behaviour> {
             run: readme_tree,
         },
     ]
+    .into_iter()
+    .chain(crate::php::all())
+    .collect()
 }
 
 #[cfg(test)]
@@ -1141,8 +1144,8 @@ mod tests {
         assert_eq!(names.len(), all.len());
         assert_eq!(
             all.len(),
-            24,
-            "the 22 behaviours of issue 11 and 2 of issue 14"
+            29,
+            "the 22 behaviours of issue 11 and 7 of issue 14"
         );
     }
 

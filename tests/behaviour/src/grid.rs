@@ -38,6 +38,8 @@ pub enum Special {
     /// `--cache micro --cache-status`: only the cache's behaviours run on it (the others
     /// read the app's echo of each request, which a cached page repeats).
     Cache,
+    /// `--workload php`: Debian's PHP-FPM behind it (`crate::php`).
+    Php,
 }
 
 /// One generated tree: its inputs and what the behaviours need to know about them.
@@ -99,7 +101,7 @@ impl Tree {
 
     /// The workload has an upstream application.
     pub fn has_app(&self) -> bool {
-        self.workload != "static"
+        !matches!(self.workload, "static" | "php")
     }
 
     /// The workload serves files from the document root.
@@ -291,6 +293,11 @@ pub fn trees() -> Vec<Tree> {
                 "micro",
                 "--cache-status",
             ]),
+    );
+    t.push(
+        Tree::new("php", "php", "php.test")
+            .special(Special::Php)
+            .extra(&["--vcpu", "2", "--ram", "1G"]),
     );
     t.push(
         Tree::new("readme", "proxy", "example.com")

@@ -20,5 +20,6 @@ pub mod cache;
 pub mod client;
 pub mod grid;
 pub mod logs;
+pub mod php;
 pub mod report;
 pub mod run;

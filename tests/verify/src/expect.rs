@@ -2,6 +2,7 @@
 //! with what an nginx-grammar parser (or `key = value` reader) finds in the rendered text.
 //! Nothing missing, nothing extra, no argument split, joined or cut.
 
+use nginx_gen_core::plan::FileKind;
 use nginx_gen_core::plan::{LocationRole, Scope, ServerRole};
 use nginx_gen_core::render::{self, File};
 use nginx_gen_core::{Plan, render::SYSCTL_PATH, render::SYSTEMD_PATH};
@@ -127,12 +128,16 @@ fn compare(path: &str, text: &str, expected: &[Directive]) -> Result<(), String>
 
 /// Checks every rendered file of `plan` against the plan itself.
 pub fn check_files(plan: &Plan, files: &[File]) -> Result<(), String> {
-    let want_paths = [
+    let mut want_paths = vec![
         render::NGINX_PATH.to_owned(),
         plan.site_path(),
         SYSCTL_PATH.to_owned(),
         SYSTEMD_PATH.to_owned(),
     ];
+    // The php workload's fifth file: the PHP-FPM pool.
+    if render::has_file(plan, FileKind::PhpPool) {
+        want_paths.push(render::path_of(plan, FileKind::PhpPool));
+    }
     let got_paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
     if got_paths != want_paths.iter().map(String::as_str).collect::<Vec<_>>() {
         return Err(format!("files {got_paths:?}, expected {want_paths:?}"));
@@ -166,6 +171,39 @@ pub fn check_files(plan: &Plan, files: &[File]) -> Result<(), String> {
     }
     if !files[3].contents.lines().any(|l| l == "[Service]") {
         return Err(format!("{SYSTEMD_PATH}: no [Service] section"));
+    }
+    if let Some(pool) = files.get(4) {
+        check_pool(plan, pool, &kv(Scope::PhpPool))?;
+    }
+    Ok(())
+}
+
+/// The pool file: `[www]`, the account and socket of the layout, then the plan's settings.
+fn check_pool(plan: &Plan, pool: &File, settings: &[(String, String)]) -> Result<(), String> {
+    let path = &pool.path;
+    let mut lines = pool.contents.lines().map(str::trim);
+    if !lines.any(|l| l == "[www]") {
+        return Err(format!("{path}: no [www] section"));
+    }
+    let rest: Vec<&str> = lines.collect();
+    let kv = key_values(&rest.join("\n"), "=").map_err(|e| format!("{path}: {e}"))?;
+    let i = &plan.inputs;
+    let user = i.layout.user().to_owned();
+    let fixed = [
+        ("user", user.clone()),
+        ("group", user.clone()),
+        ("listen", i.layout.php_socket(i.php_version)),
+        ("listen.owner", user.clone()),
+        ("listen.group", user),
+        ("listen.mode", "0660".to_owned()),
+    ];
+    let want: Vec<(String, String)> = fixed
+        .into_iter()
+        .map(|(k, v)| (k.to_owned(), v))
+        .chain(settings.iter().cloned())
+        .collect();
+    if kv != want {
+        return Err(format!("{path}: {kv:?} differs from the plan's {want:?}"));
     }
     Ok(())
 }

@@ -205,7 +205,13 @@ pub fn raw_inputs(
     let machine = (
         prop_oneof![4 => 1u32..=16, 1 => 17u32..=1024],
         size_text(),
-        prop_oneof![Just("static"), Just("proxy"), Just("api"), Just("mixed")],
+        prop_oneof![
+            Just("static"),
+            Just("proxy"),
+            Just("api"),
+            Just("mixed"),
+            Just("php")
+        ],
         proptest::sample::select(target.openssl_versions.to_vec()),
         proptest::option::of(prop_oneof![1u32..=10_000_000, 1u32..=100_000]),
         prop_oneof![0u32..=100, 0u32..=100_000_000],
@@ -233,10 +239,14 @@ pub fn raw_inputs(
         prop_oneof![Just("timing"), Just("json"), Just("combined"), Just("off")],
         prop_oneof![Just(81u32), Just(0), Just(9113)],
     );
+    let php = (
+        prop_oneof![Just("8.1"), Just("8.2"), Just("8.3"), Just("8.4")],
+        prop_oneof![Just("64M"), Just("24M"), Just("1G")],
+    );
     let version = target.nginx_version;
     let allow_brotli = target.brotli;
     let allow_http3 = target.http3;
-    (machine, site, tls).prop_map(move |(m, s, t)| {
+    (machine, site, tls, php).prop_map(move |(m, s, t, (php_version, php_child))| {
         let (vcpu, ram, workload, openssl, clients, static_files, response, cache) = m;
         let (server_names, root, listen, upstreams, behind_lb, trusted, layout, lang) = s;
         let (tls, profile, tls_port, ocsp, http3, brotli, text_numbers, access_log, status) = t;
@@ -303,6 +313,8 @@ pub fn raw_inputs(
                 .into(),
             ),
             cache_status: Some(cache && workload != "static" && text_numbers),
+            php_version: Some(php_version.into()),
+            php_child_memory: Some(php_child.into()),
         }
     })
 }

@@ -29,6 +29,7 @@ fn tab_label(state: &State, tab: Tab) -> String {
             .to_owned(),
         Tab::Sysctl => "sysctl.d".into(),
         Tab::Systemd => "systemd".into(),
+        Tab::Php => "php-fpm".into(),
         Tab::Json => "JSON".into(),
         Tab::Script => T::Script.get(state.cat()).into(),
     }
@@ -40,6 +41,10 @@ fn tab_path(state: &State, tab: Tab) -> String {
         Tab::Site => state.output.plan.site_path(),
         Tab::Sysctl => SYSCTL_PATH.into(),
         Tab::Systemd => SYSTEMD_PATH.into(),
+        Tab::Php => {
+            let i = &state.output.plan.inputs;
+            i.layout.php_pool(i.php_version)
+        }
         Tab::Json => format!("nginx-gen --format json  # {}", T::Files.get(state.cat())),
         Tab::Script => "install.sh".into(),
     }
@@ -62,7 +67,16 @@ pub fn output_panel(props: &Props) -> Html {
     let cat: &Catalogue = state.cat();
     // Result of the last copy: which button, and whether it worked (announced politely).
     let copied = use_state(|| None::<(&'static str, bool)>);
-    let tab = state.tab;
+    // The tabs this plan has (the PHP-FPM pool only for php); a hidden tab shows nginx.conf.
+    let tabs: Vec<Tab> = Tab::ALL
+        .into_iter()
+        .filter(|t| t.shown_for(&state.output.plan))
+        .collect();
+    let tab = if tabs.contains(&state.tab) {
+        state.tab
+    } else {
+        Tab::Nginx
+    };
     let script_ready = matches!(state.steps, Some(Ok(())));
     let waiting = tab == Tab::Script && !script_ready;
 
@@ -87,9 +101,10 @@ pub fn output_panel(props: &Props) -> Html {
     };
     let on_key = {
         let state = state.clone();
+        let tabs = tabs.clone();
         Callback::from(move |e: KeyboardEvent| {
-            let i = Tab::ALL.iter().position(|t| *t == state.tab).unwrap_or(0);
-            let n = Tab::ALL.len();
+            let i = tabs.iter().position(|t| *t == state.tab).unwrap_or(0);
+            let n = tabs.len();
             let next = match e.key().as_str() {
                 "ArrowRight" => (i + 1) % n,
                 "ArrowLeft" => (i + n - 1) % n,
@@ -98,10 +113,10 @@ pub fn output_panel(props: &Props) -> Html {
                 _ => return,
             };
             e.prevent_default();
-            show_tab(&state, Tab::ALL[next]);
+            show_tab(&state, tabs[next]);
             if let Some(el) = web_sys::window()
                 .and_then(|w| w.document())
-                .and_then(|d| d.get_element_by_id(&format!("tab-{}", Tab::ALL[next].id())))
+                .and_then(|d| d.get_element_by_id(&format!("tab-{}", tabs[next].id())))
                 .and_then(|el| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(el).ok())
             {
                 let _ = el.focus();
@@ -141,7 +156,7 @@ pub fn output_panel(props: &Props) -> Html {
                 <button type="button" class="ghost small" onclick={on_command} aria-label={format!("{} — {}", T::Copy.get(cat), T::Command.get(cat))}>{ T::Copy.get(cat) }</button>
             </div>
             <div class="tabs" role="tablist" aria-label={T::Files.get(cat).to_owned()} onkeydown={on_key}>
-                { for Tab::ALL.iter().map(|&t| {
+                { for tabs.iter().map(|&t| {
                     let label = tab_label(state, t);
                     let state = state.clone();
                     let selected = t == tab;

@@ -1,0 +1,337 @@
+//! The php workload: the location that hands scripts to PHP-FPM, its `FastCGI` buffers, and
+//! the PHP-FPM pool file.
+
+use super::{Ctx, Decide, Out, Rule, Text};
+use crate::inputs::Workload;
+use crate::plan::{LocationRole, Scope};
+use crate::size::ByteSize;
+
+fn php(c: &Ctx) -> bool {
+    c.i.workload == Workload::Php
+}
+
+/// The location of PHP scripts.
+fn scripts(c: &Ctx) -> Scope {
+    Scope::Location {
+        server: c.content_server(),
+        location: LocationRole::Php,
+    }
+}
+
+const POOL: Scope = Scope::PhpPool;
+
+fn size(s: ByteSize) -> String {
+    s.nginx().unwrap_or_else(|| s.as_u64().to_string())
+}
+
+/// A fixed setting of the scripts' location, for php.
+fn script_setting(c: &Ctx, out: &mut Out, args: &[&'static str], text: &Text) {
+    if php(c) {
+        out.set(scripts(c), args, text);
+    }
+}
+
+pub(super) static SCRIPT_EXISTS: Rule = Rule {
+    name: "try_files",
+    texts: &[Text::new(
+        "try_files.php_script",
+        "Only a script that exists runs: /uploads/x.jpg/y.php is 404 instead of an upload run as PHP (the path-info attack).",
+    )],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        script_setting(c, out, &["$uri", "=404"], &SCRIPT_EXISTS.texts[0]);
+    }),
+};
+
+pub(super) static FASTCGI_PASS: Rule = Rule {
+    name: "fastcgi_pass",
+    texts: &[Text::new(
+        "fastcgi_pass",
+        "PHP-FPM's socket in this layout, for this PHP version.",
+    )
+    .inputs(&["layout", "php_version"])],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        if php(c) {
+            let socket = ["unix:", &c.i.layout.php_socket(c.i.php_version)].concat();
+            out.set_value(scripts(c), socket, &FASTCGI_PASS.texts[0], None);
+        }
+    }),
+};
+
+pub(super) static INCLUDE_PARAMS: Rule = Rule {
+    name: "include",
+    texts: &[Text::new(
+        "include.fastcgi_params",
+        "The distribution's FastCGI parameters: method, query, headers, addresses.",
+    )],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        script_setting(
+            c,
+            out,
+            &["/etc/nginx/fastcgi_params"],
+            &INCLUDE_PARAMS.texts[0],
+        );
+    }),
+};
+
+pub(super) static SCRIPT_FILENAME: Rule = Rule {
+    name: "fastcgi_param",
+    texts: &[Text::new(
+        "fastcgi_param.script_filename",
+        "The script PHP runs, links resolved, so a deploy that switches a link never runs old and new files mixed.",
+    )],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        let args = &["SCRIPT_FILENAME", "$realpath_root$fastcgi_script_name"];
+        script_setting(c, out, args, &SCRIPT_FILENAME.texts[0]);
+    }),
+};
+
+pub(super) static FASTCGI_BUFFER_SIZE: Rule = Rule {
+    name: "fastcgi_buffer_size",
+    texts: &[Text::new(
+        "fastcgi_buffer_size",
+        "Room for PHP's response headers, cookies included, and the first part of the body.",
+    )
+    .inputs(&["workload"])],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        if let (Some(b), true) = (c.t.proxy, php(c)) {
+            let text = &FASTCGI_BUFFER_SIZE.texts[0];
+            out.set_args(scripts(c), vec![size(b.header).into()], text, None);
+        }
+    }),
+};
+
+pub(super) static FASTCGI_BUFFERS: Rule = Rule {
+    name: "fastcgi_buffers",
+    texts: &[Text::new(
+        "fastcgi_buffers",
+        "A typical response fits in memory, so the PHP child is free at once instead of waiting for a slow client; a larger one goes through a temporary file.",
+    )
+    .inputs(&["response_size"])],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        if let (Some(b), Some(f), true) = (c.t.proxy, &c.t.formulas.proxy, php(c)) {
+            let args = vec![b.count.to_string().into(), size(b.size).into()];
+            let text = &FASTCGI_BUFFERS.texts[0];
+            out.set_args(scripts(c), args, text, Some(f.buffers.clone()));
+        }
+    }),
+};
+
+pub(super) static FASTCGI_BUSY_BUFFERS_SIZE: Rule = Rule {
+    name: "fastcgi_busy_buffers_size",
+    texts: &[Text::new(
+        "fastcgi_busy_buffers_size",
+        "What may be busy sending to the client; nginx requires it between the largest buffer and all buffers but one.",
+    )
+    .inputs(&["response_size"])],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        if let (Some(b), Some(f), true) = (c.t.proxy, &c.t.formulas.proxy, php(c)) {
+            let text = &FASTCGI_BUSY_BUFFERS_SIZE.texts[0];
+            out.set_args(scripts(c), vec![size(b.busy).into()], text, Some(f.busy.clone()));
+        }
+    }),
+};
+
+pub(super) static PM: Rule = Rule {
+    name: "pm",
+    texts: &[Text::new(
+        "pm",
+        "Children start and stop with the load between the spare bounds, and PHP-FPM logs a warning when the load needs more than max_children.",
+    )],
+    decide: Decide::When {
+        when: php,
+        scope: POOL,
+        args: &["dynamic"],
+    },
+};
+
+pub(super) static PM_MAX_CHILDREN: Rule = Rule {
+    name: "pm.max_children",
+    texts: &[Text::new(
+        "pm.max_children",
+        "The memory nginx leaves (three quarters after the system's reserve) over one child's peak memory, at most 32 per vCPU (more would queue for the CPU). The pool's budget is max_children × the child's memory.",
+    )
+    .inputs(&["ram", "php_child_memory", "vcpu"])],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        if let Some(p) = &c.t.php {
+            let (text, f) = (&PM_MAX_CHILDREN.texts[0], p.max_children_formula.clone());
+            out.set_value(POOL, p.max_children, text, Some(f));
+        }
+    }),
+};
+
+static SPARE: Text = Text::new(
+    "pm.spare",
+    "Idle children kept ready: an eighth of max_children, up to twice that. The pool is planned for max_children − max spare requests at once, so a burst still finds idle children before PHP-FPM warns that it reached max_children.",
+)
+.inputs(&["ram", "php_child_memory", "vcpu"]);
+
+/// `pm.start_servers`, `pm.min_spare_servers` or `pm.max_spare_servers`.
+fn spare(c: &Ctx, out: &mut Out, max: bool) {
+    if let Some(p) = &c.t.php {
+        let (n, f) = if max {
+            (p.max_spare, &p.max_spare_formula)
+        } else {
+            (p.min_spare, &p.min_spare_formula)
+        };
+        out.set_value(POOL, n, &SPARE, Some(f.clone()));
+    }
+}
+
+pub(super) static PM_START_SERVERS: Rule = Rule {
+    name: "pm.start_servers",
+    texts: &[SPARE],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| spare(c, out, false)),
+};
+
+pub(super) static PM_MIN_SPARE_SERVERS: Rule = Rule {
+    name: "pm.min_spare_servers",
+    texts: &[SPARE],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| spare(c, out, false)),
+};
+
+pub(super) static PM_MAX_SPARE_SERVERS: Rule = Rule {
+    name: "pm.max_spare_servers",
+    texts: &[SPARE],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| spare(c, out, true)),
+};
+
+pub(super) static PM_MAX_REQUESTS: Rule = Rule {
+    name: "pm.max_requests",
+    texts: &[Text::new(
+        "pm.max_requests",
+        "A child is replaced after 500 requests, so a leak in the application or an extension cannot grow it past its memory.",
+    )],
+    decide: Decide::When {
+        when: php,
+        scope: POOL,
+        args: &["500"],
+    },
+};
+
+pub(super) static REQUEST_TERMINATE_TIMEOUT: Rule = Rule {
+    name: "request_terminate_timeout",
+    texts: &[Text::new(
+        "request_terminate_timeout",
+        "nginx stops waiting for PHP after fastcgi_read_timeout's 60 s; PHP-FPM then ends the script, so no child is held by a request nobody waits for.",
+    )],
+    decide: Decide::When {
+        when: php,
+        scope: POOL,
+        args: &["60s"],
+    },
+};
+
+pub(super) static LIMIT_EXTENSIONS: Rule = Rule {
+    name: "security.limit_extensions",
+    texts: &[Text::new(
+        "security.limit_extensions",
+        "PHP-FPM runs .php files only: a second guard against the path-info attack.",
+    )],
+    decide: Decide::When {
+        when: php,
+        scope: POOL,
+        args: &[".php"],
+    },
+};
+
+#[cfg(test)]
+mod tests {
+    use crate::plan::{LocationRole, Scope, ServerRole};
+    use crate::rules::testing::{formula, plan, value, values, values_in};
+
+    const PHP: &str = r#"{"workload":"php","vcpu":2,"ram":"1G"}"#;
+
+    #[test]
+    fn scripts_go_to_php_fpm_only_if_they_exist() {
+        let p = plan(PHP);
+        let scripts = Scope::Location {
+            server: ServerRole::Site,
+            location: LocationRole::Php,
+        };
+        assert_eq!(values_in(&p, scripts, "try_files"), ["$uri =404"]);
+        assert_eq!(
+            values_in(&p, scripts, "include"),
+            ["/etc/nginx/fastcgi_params"]
+        );
+        assert_eq!(
+            value(&p, "fastcgi_pass").as_deref(),
+            Some("unix:/run/php/php8.2-fpm.sock")
+        );
+        assert_eq!(
+            values(&p, "fastcgi_param"),
+            ["SCRIPT_FILENAME $realpath_root$fastcgi_script_name"]
+        );
+        let rhel = plan(r#"{"workload":"php","layout":"rhel"}"#);
+        assert_eq!(
+            value(&rhel, "fastcgi_pass").as_deref(),
+            Some("unix:/run/php-fpm/www.sock")
+        );
+        let v84 = plan(r#"{"workload":"php","php_version":"8.4"}"#);
+        assert_eq!(
+            value(&v84, "fastcgi_pass").as_deref(),
+            Some("unix:/run/php/php8.4-fpm.sock")
+        );
+        for other in ["static", "proxy", "mixed", "api"] {
+            let p = plan(&format!(r#"{{"workload":"{other}"}}"#));
+            assert!(values(&p, "fastcgi_pass").is_empty(), "{other}");
+            assert!(values(&p, "pm").is_empty(), "{other}");
+        }
+    }
+
+    #[test]
+    fn fastcgi_buffers_follow_the_response_size() {
+        let p = plan(PHP);
+        assert_eq!(value(&p, "fastcgi_buffer_size").as_deref(), Some("16k"));
+        assert_eq!(value(&p, "fastcgi_buffers").as_deref(), Some("4 32k"));
+        assert_eq!(
+            value(&p, "fastcgi_busy_buffers_size").as_deref(),
+            Some("64k")
+        );
+        assert!(values(&p, "proxy_buffers").is_empty());
+        let big = plan(r#"{"workload":"php","response_size":"200K"}"#);
+        assert_eq!(value(&big, "fastcgi_buffers").as_deref(), Some("8 32k"));
+    }
+
+    #[test]
+    fn max_children_from_the_memory_left_after_nginx() {
+        // 1 GiB − 128 MiB reserve = 896 MiB; three quarters 672 MiB; / 64 MiB = 10.
+        let p = plan(PHP);
+        assert_eq!(value(&p, "pm").as_deref(), Some("dynamic"));
+        assert_eq!(value(&p, "pm.max_children").as_deref(), Some("10"));
+        assert_eq!(
+            formula(&p, "pm.max_children"),
+            "floor((1G RAM − 128m reserve) × 75% for PHP / 64M per child) = 10"
+        );
+        assert_eq!(value(&p, "pm.min_spare_servers").as_deref(), Some("2"));
+        assert_eq!(value(&p, "pm.start_servers").as_deref(), Some("2"));
+        assert_eq!(value(&p, "pm.max_spare_servers").as_deref(), Some("4"));
+        assert_eq!(formula(&p, "pm.max_spare_servers"), "2 min spare × 2 = 4");
+        let t = p.tuning.php.as_ref().unwrap();
+        assert_eq!((t.concurrency, t.budget), (6, 10 * (64 << 20)));
+        // A larger child: fewer children.
+        let fat = plan(r#"{"workload":"php","vcpu":2,"ram":"1G","php_child_memory":"256M"}"#);
+        assert_eq!(value(&fat, "pm.max_children").as_deref(), Some("2"));
+        // Much RAM, few vCPUs: 32 per vCPU.
+        let big = plan(r#"{"workload":"php","vcpu":2,"ram":"64G"}"#);
+        assert_eq!(value(&big, "pm.max_children").as_deref(), Some("64"));
+        assert!(formula(&big, "pm.max_children").starts_with("min("));
+        // The smallest machine still has one child.
+        let tiny = plan(r#"{"workload":"php","vcpu":1,"ram":"256M","php_child_memory":"1G"}"#);
+        assert_eq!(value(&tiny, "pm.max_children").as_deref(), Some("1"));
+        assert_eq!(value(&tiny, "pm.max_spare_servers").as_deref(), Some("1"));
+    }
+
+    #[test]
+    fn pool_limits() {
+        let p = plan(PHP);
+        assert_eq!(value(&p, "pm.max_requests").as_deref(), Some("500"));
+        assert_eq!(
+            value(&p, "request_terminate_timeout").as_deref(),
+            Some("60s")
+        );
+        assert_eq!(
+            value(&p, "security.limit_extensions").as_deref(),
+            Some(".php")
+        );
+    }
+}
