@@ -119,6 +119,12 @@ fn combinations(cert: &Path, key: &Path) -> Vec<Vec<String>> {
                             2 => args.extend(["--status-port".into(), "0".into()]),
                             _ => {}
                         }
+                        // Cloudflare (alone or before the balancer), or the PROXY protocol.
+                        match (n % 3, behind_lb) {
+                            (1, _) => args.extend(["--cdn".into(), "cloudflare".into()]),
+                            (2, false) => args.push("--proxy-protocol".into()),
+                            _ => {}
+                        }
                         out.push(args);
                     }
                 }

@@ -156,6 +156,10 @@ texts! {
     HintAccessLog => "timing: combined plus request and upstream times and TLS; json: the same as JSON.",
     LabelStatusPort => "Status port",
     HintStatusPort => "stub_status counters on 127.0.0.1 for monitoring agents; 0: off.",
+    LabelCdn => "CDN",
+    HintCdn => "Its published address ranges may name the client.",
+    LabelProxyProtocol => "PROXY protocol",
+    HintProxyProtocol => "An L4 balancer at the trusted proxies sends it.",
 }
 
 /// The heading of a fieldset of the form.
@@ -206,6 +210,8 @@ impl Field {
             "ktls" => (T::LabelKtls, T::HintKtls),
             "access_log" => (T::LabelAccessLog, T::HintAccessLog),
             "status_port" => (T::LabelStatusPort, T::HintStatusPort),
+            "cdn" => (T::LabelCdn, T::HintCdn),
+            "proxy_protocol" => (T::LabelProxyProtocol, T::HintProxyProtocol),
             _ => return None,
         })
     }

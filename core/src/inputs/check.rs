@@ -11,7 +11,7 @@ use super::raw::printable;
 use super::spec::{DefaultValue, Input, Kind};
 use super::texts::{self, Arg, Msg, value};
 use super::values::{
-    AccessLog, Lang, Layout, Listen, PolicyVersion, Release, Resolver, SafePath, Target,
+    AccessLog, Cdn, Lang, Layout, Listen, PolicyVersion, Release, Resolver, SafePath, Target,
     TlsProfile, Workload,
 };
 use super::{InputError, Scalar, limits};
@@ -377,6 +377,7 @@ text_value! {
     Release => choice,
     TlsProfile => choice,
     AccessLog => choice,
+    Cdn => choice,
     Layout => choice,
     Lang => choice,
     Listen => text,

@@ -10,8 +10,8 @@ use super::raw::Scalar;
 use super::spec::DefaultValue::{List, Unset, Value};
 use super::spec::{Flag, Form, Group, Kind, Section, Widget};
 use super::values::{
-    AccessLog, Cidr, Lang, Layout, Listen, PolicyVersion, Release, Resolver, SafePath, ServerName,
-    Target, TlsProfile, Upstream, Workload,
+    AccessLog, Cdn, Cidr, Lang, Layout, Listen, PolicyVersion, Release, Resolver, SafePath,
+    ServerName, Target, TlsProfile, Upstream, Workload,
 };
 use crate::size::ByteSize;
 
@@ -277,6 +277,23 @@ inputs! {
         default: List(&["10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16"]),
         help: "Load balancer address or network trusted for X-Forwarded-For",
         form: Form::at(Section::Advanced, 4, Widget::List),
+    }
+    /// A CDN in front: its published address ranges (`policy::cdn`) are trusted for its
+    /// client header.
+    cdn: Cdn = String {
+        flag: Flag::value("cdn", "NAME"),
+        group: Group::Workload,
+        kind: Kind::Choice(Cdn::NAMES),
+        default: Value("none"),
+        help: "CDN in front, whose address ranges are trusted for the client address",
+        form: Form::at(Section::Advanced, 7, Widget::Select),
+    }
+    /// An L4 balancer (one of `trusted_proxies`) sends the PROXY protocol.
+    proxy_protocol: bool = bool {
+        flag: Flag::switch("proxy-protocol"),
+        group: Group::Workload,
+        help: "An L4 balancer at --trusted-proxy sends the PROXY protocol",
+        form: Form::at(Section::Advanced, 8, Widget::Checkbox),
     }
     /// Largest request body accepted (uploads, form posts); larger ones get 413.
     max_body_size: ByteSize = String {

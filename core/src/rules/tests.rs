@@ -75,6 +75,10 @@ pub(crate) fn grid() -> Vec<Plan> {
                                     .into(),
                                 ),
                                 status_port: (layout == "docker").then(|| 0u32.into()),
+                                // Cloudflare (alone and before a balancer); the PROXY
+                                // protocol where no other source names the client.
+                                cdn: (layout == "rhel").then(|| "cloudflare".into()),
+                                proxy_protocol: Some(layout == "docker" && !lb && !http3),
                                 ..RawInputs::default()
                             };
                             // HTTP/3 needs nginx ≥ 1.25: such pairs are not inputs.

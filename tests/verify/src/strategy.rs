@@ -231,6 +231,8 @@ pub fn raw_inputs(
         any::<bool>(),
         prop_oneof![Just("timing"), Just("json"), Just("combined"), Just("off")],
         prop_oneof![Just(81u32), Just(0), Just(9113)],
+        // The client address: as connected, Cloudflare's header, the PROXY protocol.
+        0u8..3,
     );
     let version = target.nginx_version;
     let allow_brotli = target.brotli;
@@ -238,7 +240,9 @@ pub fn raw_inputs(
     (machine, site, tls).prop_map(move |(m, s, t)| {
         let (vcpu, ram, workload, openssl, clients, static_files, response) = m;
         let (server_names, root, listen, upstreams, behind_lb, trusted, layout, lang) = s;
-        let (tls, profile, tls_port, ocsp, http3, brotli, text_numbers, access_log, status) = t;
+        let (tls, profile, tls_port, ocsp, http3, brotli, text_numbers, access_log, status, addr) =
+            t;
+        let http3 = tls && http3 && allow_http3;
         let number = |n: u32| {
             if text_numbers {
                 nginx_gen_core::inputs::Scalar::Text(n.to_string())
@@ -261,7 +265,7 @@ pub fn raw_inputs(
             tls_profile: Some(profile.into()),
             tls_port: Some(number(u32::from(tls_port))),
             ocsp_stapling: Some(tls && ocsp),
-            http3: Some(tls && http3 && allow_http3),
+            http3: Some(http3),
             server_names: Some(server_names),
             root,
             listen: Some(listen),
@@ -292,6 +296,8 @@ pub fn raw_inputs(
             file_max: text_numbers.then(|| number(100_000)),
             access_log: Some(access_log.into()),
             status_port: Some(number(status)),
+            cdn: Some(if addr == 1 { "cloudflare" } else { "none" }.into()),
+            proxy_protocol: Some(addr == 2 && !behind_lb && !http3),
         }
     })
 }
