@@ -125,6 +125,9 @@ fn combinations(cert: &Path, key: &Path) -> Vec<Vec<String>> {
                             (2, false) => args.push("--proxy-protocol".into()),
                             _ => {}
                         }
+                        if n % 2 == 1 {
+                            args.push("--rate-limit".into());
+                        }
                         out.push(args);
                     }
                 }

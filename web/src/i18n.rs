@@ -160,6 +160,8 @@ texts! {
     HintCdn => "Its published address ranges may name the client.",
     LabelProxyProtocol => "PROXY protocol",
     HintProxyProtocol => "An L4 balancer at the trusted proxies sends it.",
+    LabelRateLimit => "Rate limits",
+    HintRateLimit => "Requests and connections per client address, sized from the plan; 429 beyond.",
 }
 
 /// The heading of a fieldset of the form.
@@ -212,6 +214,7 @@ impl Field {
             "status_port" => (T::LabelStatusPort, T::HintStatusPort),
             "cdn" => (T::LabelCdn, T::HintCdn),
             "proxy_protocol" => (T::LabelProxyProtocol, T::HintProxyProtocol),
+            "rate_limit" => (T::LabelRateLimit, T::HintRateLimit),
             _ => return None,
         })
     }

@@ -295,6 +295,14 @@ inputs! {
         help: "An L4 balancer at --trusted-proxy sends the PROXY protocol",
         form: Form::at(Section::Advanced, 8, Widget::Checkbox),
     }
+    /// Limit requests and connections per client address (sized from the plan), and
+    /// shorten the timeouts for slow clients.
+    rate_limit: bool = bool {
+        flag: Flag::switch("rate-limit"),
+        group: Group::Workload,
+        help: "Limit requests and connections per client address (429 beyond)",
+        form: Form::at(Section::Advanced, 9, Widget::Checkbox),
+    }
     /// Largest request body accepted (uploads, form posts); larger ones get 413.
     max_body_size: ByteSize = String {
         flag: Flag::value("max-body-size", "SIZE"),

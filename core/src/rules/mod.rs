@@ -22,6 +22,7 @@ mod kernel;
 mod limits;
 mod process;
 mod proxy;
+mod ratelimit;
 mod site;
 mod tls;
 pub(crate) mod warnings;
@@ -359,6 +360,13 @@ pub static RULES: &[&Rule] = &[
     &http::SET_REAL_IP_FROM,
     &http::REAL_IP_HEADER,
     &http::REAL_IP_RECURSIVE,
+    &ratelimit::LIMIT_REQ_ZONE,
+    &ratelimit::LIMIT_CONN_ZONE,
+    &ratelimit::LIMIT_REQ_STATUS,
+    &ratelimit::LIMIT_CONN_STATUS,
+    &ratelimit::CLIENT_HEADER_TIMEOUT,
+    &ratelimit::CLIENT_BODY_TIMEOUT,
+    &ratelimit::SEND_TIMEOUT,
     &tls::SSL_PROTOCOLS,
     &tls::SSL_CIPHERS,
     &tls::SSL_PREFER_SERVER_CIPHERS,
@@ -404,6 +412,8 @@ pub static RULES: &[&Rule] = &[
     &tls::SSL_STAPLING_VERIFY,
     &tls::SSL_TRUSTED_CERTIFICATE,
     &tls::RESOLVER,
+    &ratelimit::LIMIT_REQ,
+    &ratelimit::LIMIT_CONN,
     &headers::HSTS,
     &headers::ALT_SVC,
     &headers::APP_HEADERS,

@@ -79,6 +79,7 @@ pub(crate) fn grid() -> Vec<Plan> {
                                 // protocol where no other source names the client.
                                 cdn: (layout == "rhel").then(|| "cloudflare".into()),
                                 proxy_protocol: Some(layout == "docker" && !lb && !http3),
+                                rate_limit: Some(layout != "debian"),
                                 ..RawInputs::default()
                             };
                             // HTTP/3 needs nginx ≥ 1.25: such pairs are not inputs.
@@ -212,6 +213,7 @@ fn every_rule_is_tested_in_its_family_file() {
         ("site.rs", include_str!("site.rs")),
         ("kernel.rs", include_str!("kernel.rs")),
         ("limits.rs", include_str!("limits.rs")),
+        ("ratelimit.rs", include_str!("ratelimit.rs")),
     ];
     let mut defined = 0;
     for (file, source) in families {

@@ -10,6 +10,7 @@ use crate::size::ByteSize;
 
 mod constants;
 mod proxy_buffers;
+pub mod rate;
 
 pub use constants::*;
 pub use proxy_buffers::{ProxyBuffers, ProxyFormulas};

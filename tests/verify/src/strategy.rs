@@ -298,6 +298,8 @@ pub fn raw_inputs(
             status_port: Some(number(status)),
             cdn: Some(if addr == 1 { "cloudflare" } else { "none" }.into()),
             proxy_protocol: Some(addr == 2 && !behind_lb && !http3),
+            // Rate limits with every address source but one.
+            rate_limit: Some(addr != 0 || behind_lb),
         }
     })
 }
