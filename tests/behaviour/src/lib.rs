@@ -17,6 +17,7 @@
 pub mod app;
 pub mod behaviours;
 pub mod client;
+pub mod clientaddr;
 pub mod grid;
 pub mod logs;
 pub mod report;
