@@ -46,11 +46,12 @@ fn rate_and_burst() -> Result<(u32, u32), String> {
             &std::fs::read_to_string(e.map_err(|e| e.to_string())?.path()).unwrap_or_default(),
         );
     }
-    let after = |key: &str, end: &str| {
+    let after = |key: &str| {
         let i = text.find(key)? + key.len();
-        text[i..].split(end).next()?.parse::<u32>().ok()
+        let digits: String = text[i..].chars().take_while(char::is_ascii_digit).collect();
+        digits.parse::<u32>().ok()
     };
-    match (after("rate=", "r/s"), after("burst=", " ")) {
+    match (after("rate="), after("burst=")) {
         (Some(r), Some(b)) => Ok((r, b)),
         _ => Err("no rate= / burst= in the tree".into()),
     }
@@ -213,8 +214,10 @@ fn cdn_client_address(ctx: &Ctx) -> Result<(), String> {
         5,
         "cdn-d",
     )?;
-    expect(again == 5, || {
-        format!("192.0.2.10 with another CF-Connecting-IP: {again} of 5 refused, want 5")
+    // A new client would have its whole burst; this one has the little the bucket
+    // drained since (the rate over a few curl start-ups).
+    expect(again >= 3, || {
+        format!("192.0.2.10 with another CF-Connecting-IP: {again} of 5 refused, want ≥ 3")
     })
 }
 
