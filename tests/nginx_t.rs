@@ -128,6 +128,10 @@ fn combinations(cert: &Path, key: &Path) -> Vec<Vec<String>> {
                         if n % 2 == 1 {
                             args.push("--rate-limit".into());
                         }
+                        if n % 5 < 2 {
+                            args.extend(["--limit-path".into(), "/login".into()]);
+                            args.extend(["--limit-path".into(), "/api/".into()]);
+                        }
                         out.push(args);
                     }
                 }

@@ -103,6 +103,9 @@ pub enum TableRole {
     ForwardedFor,
     /// `$forwarded_scheme`: the load balancer's scheme, or this connection's.
     ForwardedScheme,
+    /// `$limit_path_key`: the client's address for the paths with a stricter rate limit,
+    /// empty (not limited there) for the others.
+    LimitPath,
 }
 
 /// One row of a table: the key and its values, as written.
@@ -110,11 +113,12 @@ pub type Row = (&'static str, &'static [&'static str]);
 
 impl TableRole {
     /// Every table, in output order.
-    pub const ALL: [Self; 4] = [
+    pub const ALL: [Self; 5] = [
         Self::Types,
         Self::ConnectionUpgrade,
         Self::ForwardedFor,
         Self::ForwardedScheme,
+        Self::LimitPath,
     ];
 
     /// The rows of the block.
@@ -137,6 +141,12 @@ impl TableRole {
                 (r"~^([^=]+)=\1=", &["$scheme"]),
                 ("~=(https?)$", &["$1"]),
                 ("default", &["$scheme"]),
+            ],
+            // The source is the prefixes, separated by spaces, then `>` and the URI (none
+            // of them can contain either): a whole prefix that the URI starts with.
+            Self::LimitPath => &[
+                (r"~(?:^| )([^ >]+)(?: [^>]*)?>\1", &["$binary_remote_addr"]),
+                ("default", &[""]),
             ],
         }
     }

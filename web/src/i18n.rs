@@ -162,6 +162,8 @@ texts! {
     HintProxyProtocol => "An L4 balancer at the trusted proxies sends it.",
     LabelRateLimit => "Rate limits",
     HintRateLimit => "Requests and connections per client address, sized from the plan; 429 beyond.",
+    LabelLimitPaths => "Stricter paths",
+    HintLimitPaths => "Path prefixes such as /login, separated by commas: about 1 request a second each client.",
 }
 
 /// The heading of a fieldset of the form.
@@ -215,6 +217,7 @@ impl Field {
             "cdn" => (T::LabelCdn, T::HintCdn),
             "proxy_protocol" => (T::LabelProxyProtocol, T::HintProxyProtocol),
             "rate_limit" => (T::LabelRateLimit, T::HintRateLimit),
+            "limit_paths" => (T::LabelLimitPaths, T::HintLimitPaths),
             _ => return None,
         })
     }

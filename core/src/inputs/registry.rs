@@ -303,6 +303,18 @@ inputs! {
         help: "Limit requests and connections per client address (429 beyond)",
         form: Form::at(Section::Advanced, 9, Widget::Checkbox),
     }
+    /// Path prefixes with a stricter rate limit of their own (sign-in, an API).
+    limit_paths: Option<Vec<SafePath>> = Vec<String> {
+        flag: Flag::value("limit-path", "PATH"),
+        group: Group::Workload,
+        kind: Kind::List {
+            accepted: "absolute path prefixes such as /login",
+            example: "/login",
+        },
+        default: Unset("none"),
+        help: "Path prefix with a stricter rate limit of its own (sign-in, API)",
+        form: Form::at(Section::Advanced, 10, Widget::List),
+    }
     /// Largest request body accepted (uploads, form posts); larger ones get 413.
     max_body_size: ByteSize = String {
         flag: Flag::value("max-body-size", "SIZE"),

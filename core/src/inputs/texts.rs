@@ -70,6 +70,7 @@ crate::rules::text_table! {
     ACCEPTED_BOOTSTRAP_TLS = "accepted.bootstrap_tls" => "bootstrap only together with tls",
     ACCEPTED_OTHER_PORT = "accepted.other_port" => "a port other than the listen port",
     ACCEPTED_STATUS_PORT = "accepted.status_port" => "0 (off) or a free port",
+    ACCEPTED_LIMIT_PATHS = "accepted.limit_paths" => "absolute path prefixes such as /login",
     ACCEPTED_PROXY_PROTOCOL = "accepted.proxy_protocol" => "proxy_protocol without behind_lb, cdn and http3",
     ACCEPTED_CERT_KEY = "accepted.cert_key" => "both tls_cert and tls_key, or neither",
     ACCEPTED_DOCUMENT = "accepted.document" => "one JSON object with the fields listed in docs/inputs.md",

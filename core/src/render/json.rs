@@ -269,6 +269,7 @@ names! {
     TableRole {
         Types => "types", ConnectionUpgrade => "connection_upgrade",
         ForwardedFor => "forwarded_for", ForwardedScheme => "forwarded_scheme",
+        LimitPath => "limit_path",
     }
 }
 

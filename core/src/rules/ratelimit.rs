@@ -5,8 +5,9 @@
 //! header from anyone else.
 
 use super::{Ctx, Decide, Out, Rule, Text};
-use crate::plan::Scope;
-use crate::tuning::rate::{CLIENT_TIMEOUT_SECONDS, RateLimits};
+use crate::inputs::SafePath;
+use crate::plan::{Scope, TableRole};
+use crate::tuning::rate::{CLIENT_TIMEOUT_SECONDS, PATH_BURST, PATH_RATE, RateLimits};
 
 const H: Scope = Scope::Http;
 
@@ -40,6 +41,59 @@ pub(super) static LIMIT_REQ_ZONE: Rule = Rule {
     }),
 };
 
+/// The stricter paths' limits apply: some are named (with or without the general ones).
+fn paths(c: &Ctx) -> Option<RateLimits> {
+    c.i.limit_paths
+        .is_some()
+        .then(|| RateLimits::compute(c.i, c.t.clients))
+}
+
+/// Some limit answers: the general ones or the named paths'.
+fn any_limit(c: &Ctx) -> bool {
+    c.i.rate_limit || c.i.limit_paths.is_some()
+}
+
+pub(super) static LIMIT_PATH_MAP: Rule = Rule {
+    name: "map",
+    texts: &[Text::new(
+        "map.limit_path",
+        "The client's address for a URI under one of the named paths, else empty, which the stricter zone does not count: the named prefixes, `>` and the URI, matched by a back-reference (no path can contain a space or `>`).",
+    )
+    .inputs(&["limit_paths"])],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        if paths(c).is_some() {
+            let named = c.i.limit_paths.as_deref().unwrap_or_default();
+            let prefixes: Vec<&str> = named.iter().map(SafePath::as_str).collect();
+            let source = format!("{}>$uri", prefixes.join(" "));
+            let scope = Scope::Table {
+                table: TableRole::LimitPath,
+            };
+            let args = vec![source.into(), "$limit_path_key".into()];
+            out.set_args(scope, args, &LIMIT_PATH_MAP.texts[0], None);
+        }
+    }),
+};
+
+pub(super) static LIMIT_REQ_ZONE_PATHS: Rule = Rule {
+    name: "limit_req_zone",
+    texts: &[Text::new(
+        "limit_req_zone.paths",
+        "The stricter rate of the named paths (sign-in, an expensive API): about one request a second per client address, in a zone as large as the first.",
+    )
+    .inputs(&["limit_paths", "clients", "workload"])],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        if let Some(l) = paths(c) {
+            let args = vec![
+                "$limit_path_key".into(),
+                format!("zone=req_path:{}m", l.req_zone_mib).into(),
+                format!("rate={PATH_RATE}r/s").into(),
+            ];
+            let f = Some(l.formulas[4].clone());
+            out.set_args(H, args, &LIMIT_REQ_ZONE_PATHS.texts[0], f);
+        }
+    }),
+};
+
 pub(super) static LIMIT_CONN_ZONE: Rule = Rule {
     name: "limit_conn_zone",
     texts: &[Text::new(
@@ -69,9 +123,9 @@ pub(super) static LIMIT_REQ_STATUS: Rule = Rule {
         "limit_req_status",
         "429 Too Many Requests, which clients and crawlers know to retry later, instead of nginx's 503, which reads as an outage.",
     )
-    .inputs(&["rate_limit"])],
+    .inputs(&["rate_limit", "limit_paths"])],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
-        if c.i.rate_limit {
+        if any_limit(c) {
             out.set(H, &["429"], &LIMIT_REQ_STATUS.texts[0]);
         }
     }),
@@ -148,6 +202,25 @@ pub(super) static LIMIT_REQ: Rule = Rule {
                 "nodelay".into(),
             ];
             out.set_args(content(c), args, &LIMIT_REQ.texts[0], Some(l.formulas[2].clone()));
+        }
+    }),
+};
+
+pub(super) static LIMIT_REQ_PATHS: Rule = Rule {
+    name: "limit_req",
+    texts: &[Text::new(
+        "limit_req.paths",
+        "The named paths also count against their stricter zone: five at once, then 429.",
+    )
+    .inputs(&["limit_paths"])],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        if paths(c).is_some() {
+            let args = vec![
+                "zone=req_path".into(),
+                format!("burst={PATH_BURST}").into(),
+                "nodelay".into(),
+            ];
+            out.set_args(content(c), args, &LIMIT_REQ_PATHS.texts[0], None);
         }
     }),
 };
@@ -233,5 +306,36 @@ mod tests {
             ["zone=req_client burst=60 nodelay"]
         );
         assert!(values_in(&tls, site, "limit_req").is_empty());
+    }
+
+    #[test]
+    fn named_paths_get_a_stricter_zone() {
+        let p = plan(r#"{"rate_limit":true,"limit_paths":["/login","/api/"]}"#);
+        // Alone: the stricter zone only, with 429.
+        let alone = plan(r#"{"limit_paths":["/login"]}"#);
+        assert_eq!(value(&alone, "limit_req_status").as_deref(), Some("429"));
+        assert_eq!(
+            value(&alone, "limit_req_zone").as_deref(),
+            Some("$limit_path_key zone=req_path:1m rate=1r/s")
+        );
+        assert_eq!(value(&alone, "limit_conn"), None);
+        let map = p.get("map").expect("the map");
+        assert_eq!(map.value(), "/login /api/>$uri $limit_path_key");
+        let zones = crate::rules::testing::values(&p, "limit_req_zone");
+        assert_eq!(zones[1], "$limit_path_key zone=req_path:1m rate=1r/s");
+        let site = crate::plan::Scope::Server {
+            server: crate::plan::ServerRole::Site,
+        };
+        assert_eq!(
+            values_in(&p, site, "limit_req"),
+            [
+                "zone=req_client burst=60 nodelay",
+                "zone=req_path burst=5 nodelay"
+            ]
+        );
+        // The row's back-reference: a whole prefix the URI starts with.
+        let row = crate::plan::TableRole::LimitPath.rows()[0].0;
+        assert_eq!(row, r"~(?:^| )([^ >]+)(?: [^>]*)?>\1");
+        assert!(value(&plan(r#"{"rate_limit":true}"#), "map").is_none());
     }
 }

@@ -80,6 +80,8 @@ pub(crate) fn grid() -> Vec<Plan> {
                                 cdn: (layout == "rhel").then(|| "cloudflare".into()),
                                 proxy_protocol: Some(layout == "docker" && !lb && !http3),
                                 rate_limit: Some(layout != "debian"),
+                                limit_paths: (layout == "rhel")
+                                    .then(|| vec!["/login".into(), "/api/".into()]),
                                 ..RawInputs::default()
                             };
                             // HTTP/3 needs nginx ≥ 1.25: such pairs are not inputs.

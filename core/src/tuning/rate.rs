@@ -47,6 +47,11 @@ pub const BURST_SECONDS: u32 = 2;
 /// Clients that may share one address (an office or a carrier NAT) before the
 /// connection limit bites.
 pub const CLIENTS_PER_ADDRESS: u32 = 4;
+/// The stricter rate of the paths the user names (sign-in, an API): a person signs in,
+/// a script calls an expensive endpoint, about once a second.
+pub const PATH_RATE: u32 = 1;
+/// Requests to those paths at once.
+pub const PATH_BURST: u32 = 5;
 /// Seconds a slow client may stay silent while sending its request or reading the
 /// response (nginx's default: 60).
 pub const CLIENT_TIMEOUT_SECONDS: u32 = 10;
@@ -64,8 +69,8 @@ pub struct RateLimits {
     pub burst: u64,
     /// Connections per address.
     pub conn: u64,
-    /// The formulas: zone with rate, connection zone, burst, connections.
-    pub formulas: [Formula; 4],
+    /// The formulas: zone with rate, connection zone, burst, connections, the zone alone.
+    pub formulas: [Formula; 5],
 }
 
 fn num(n: impl Into<u64>) -> Term {
@@ -109,6 +114,7 @@ impl RateLimits {
                 Formula::equals_mib(&conn_zone),
                 Formula::equals(&burst),
                 Formula::equals(&conn),
+                Formula::equals_mib(&req_zone),
             ],
         }
     }

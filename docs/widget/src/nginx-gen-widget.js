@@ -27,7 +27,7 @@ const INPUTS = [
   'vcpu', 'ram', 'workload', 'release', 'existing_default_server', 'nginx_version',
   'openssl_version', 'tls', 'tls_cert', 'tls_key', 'tls_profile', 'tls_port', 'ocsp_stapling',
   'resolver', 'ktls', 'file_max', 'http3', 'server_names', 'root', 'listen', 'upstreams', 'clients', 'static_files',
-  'response_size', 'behind_lb', 'trusted_proxies', 'cdn', 'proxy_protocol', 'rate_limit', 'max_body_size', 'bootstrap', 'brotli',
+  'response_size', 'behind_lb', 'trusted_proxies', 'cdn', 'proxy_protocol', 'rate_limit', 'limit_paths', 'max_body_size', 'bootstrap', 'brotli',
   'access_log', 'status_port', 'layout', 'lang', 'policy',
 ];
 

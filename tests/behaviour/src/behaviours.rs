@@ -1129,8 +1129,8 @@ mod tests {
         assert_eq!(names.len(), all.len());
         assert_eq!(
             all.len(),
-            27,
-            "the 22 behaviours of issue 11 and 5 of issue 14"
+            28,
+            "the 22 behaviours of issue 11 and 6 of issue 14"
         );
     }
 

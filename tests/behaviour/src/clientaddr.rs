@@ -26,7 +26,13 @@ pub fn trees() -> Vec<Tree> {
     vec![
         Tree::new(CDN_TREE, "api", "cdn.test")
             .special(Special::Own)
-            .extra(&["--cdn", "cloudflare", "--rate-limit"]),
+            .extra(&[
+                "--cdn",
+                "cloudflare",
+                "--rate-limit",
+                "--limit-path",
+                "/login",
+            ]),
         Tree::new(PP_TREE, "proxy", "pp.test")
             .special(Special::Own)
             .extra(&[
@@ -77,7 +83,9 @@ fn statuses(
     label: &str,
 ) -> Result<(Vec<u16>, Duration), String> {
     let host = ctx.tree.host();
-    let dir = ctx.scratch.join(format!("bodies-{label}"));
+    let dir = ctx
+        .scratch
+        .join(format!("bodies-{}", label.replace('/', "-")));
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
     let mut cmd = Command::new("curl");
     cmd.args([
@@ -95,7 +103,13 @@ fn statuses(
     for h in headers {
         cmd.args(["-H", h]);
     }
-    cmd.arg(format!("http://{host}/limits/{label}/[1-{n}]"));
+    // A label that is a path is requested itself (with a number), else under /limits/.
+    let path = if label.starts_with('/') {
+        label.to_string()
+    } else {
+        format!("/limits/{label}/")
+    };
+    cmd.arg(format!("http://{host}{path}[1-{n}]"));
     let start = Instant::now();
     let out = cmd.output().map_err(|e| e.to_string())?;
     let took = start.elapsed();
@@ -278,6 +292,29 @@ fn rate_limit_429(ctx: &Ctx) -> Result<(), String> {
     Ok(())
 }
 
+/// A path named with `--limit-path` has its own stricter zone: a burst there is refused
+/// after 1 + 5, while the same client is still served elsewhere and another client there.
+fn limit_path_stricter(ctx: &Ctx) -> Result<(), String> {
+    drained()?;
+    let me = "CF-Connecting-IP: 203.0.113.50";
+    let (codes, _) = statuses(ctx, CDN_ADDR, &[me], 0, 12, "/login/a")?;
+    // 1 + burst 5 at once; one more if the burst took over a second (1 r/s).
+    let ok = count(&codes, 200);
+    expect(
+        (6..=7).contains(&ok) && ok + count(&codes, 429) == 12,
+        || format!("12 requests at once under /login: {codes:?}, want 6 × 200, then 429"),
+    )?;
+    let (codes, _) = statuses(ctx, CDN_ADDR, &[me], 0, 5, "/limits/lp-elsewhere")?;
+    expect(count(&codes, 200) == 5, || {
+        format!("the same client elsewhere: {codes:?}")
+    })?;
+    let other = "CF-Connecting-IP: 203.0.113.51";
+    let (codes, _) = statuses(ctx, CDN_ADDR, &[other], 0, 3, "/login/b")?;
+    expect(count(&codes, 200) == 3, || {
+        format!("another client under /login: {codes:?}")
+    })
+}
+
 /// One request over a new connection to `dest`:80 (the kernel picks `dest` as the source
 /// address too), after a PROXY protocol v1 header naming `client`, or none: the status and
 /// body.
@@ -384,6 +421,11 @@ pub fn all() -> Vec<Behaviour> {
             name: "rate_limit_429",
             applies: |t| t.id == CDN_TREE,
             run: rate_limit_429,
+        },
+        Behaviour {
+            name: "limit_path_stricter",
+            applies: |t| t.id == CDN_TREE,
+            run: limit_path_stricter,
         },
         Behaviour {
             name: "proxy_protocol_client_address",

@@ -300,6 +300,8 @@ pub fn raw_inputs(
             proxy_protocol: Some(addr == 2 && !behind_lb && !http3),
             // Rate limits with every address source but one.
             rate_limit: Some(addr != 0 || behind_lb),
+            // Stricter paths with and without the general limits.
+            limit_paths: (addr == 2 || behind_lb).then(|| vec!["/login".into(), "/api/".into()]),
         }
     })
 }
