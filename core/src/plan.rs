@@ -142,10 +142,13 @@ impl TableRole {
                 ("~=(https?)$", &["$1"]),
                 ("default", &["$scheme"]),
             ],
-            // The source is the prefixes, separated by spaces, then `>` and the URI (none
-            // of them can contain either): a whole prefix that the URI starts with.
+            // The source is the prefixes, separated by `|`, then `>` and the URI (no path
+            // can contain either): a whole prefix that the URI starts with.
             Self::LimitPath => &[
-                (r"~(?:^| )([^ >]+)(?: [^>]*)?>\1", &["$binary_remote_addr"]),
+                (
+                    r"~(?:^|\|)([^|>]+)(?:\|[^>]*)?>\1",
+                    &["$binary_remote_addr"],
+                ),
                 ("default", &[""]),
             ],
         }

@@ -57,14 +57,14 @@ pub(super) static LIMIT_PATH_MAP: Rule = Rule {
     name: "map",
     texts: &[Text::new(
         "map.limit_path",
-        "The client's address for a URI under one of the named paths, else empty, which the stricter zone does not count: the named prefixes, `>` and the URI, matched by a back-reference (no path can contain a space or `>`).",
+        "The client's address for a URI under one of the named paths, else empty, which the stricter zone does not count: the named prefixes, `>` and the URI, matched by a back-reference (no path can contain `|` or `>`).",
     )
     .inputs(&["limit_paths"])],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
         if paths(c).is_some() {
             let named = c.i.limit_paths.as_deref().unwrap_or_default();
             let prefixes: Vec<&str> = named.iter().map(SafePath::as_str).collect();
-            let source = format!("{}>$uri", prefixes.join(" "));
+            let source = format!("{}>$uri", prefixes.join("|"));
             let scope = Scope::Table {
                 table: TableRole::LimitPath,
             };
@@ -320,7 +320,7 @@ mod tests {
         );
         assert_eq!(value(&alone, "limit_conn"), None);
         let map = p.get("map").expect("the map");
-        assert_eq!(map.value(), "/login /api/>$uri $limit_path_key");
+        assert_eq!(map.value(), "/login|/api/>$uri $limit_path_key");
         let zones = crate::rules::testing::values(&p, "limit_req_zone");
         assert_eq!(zones[1], "$limit_path_key zone=req_path:1m rate=1r/s");
         let site = crate::plan::Scope::Server {
@@ -335,7 +335,7 @@ mod tests {
         );
         // The row's back-reference: a whole prefix the URI starts with.
         let row = crate::plan::TableRole::LimitPath.rows()[0].0;
-        assert_eq!(row, r"~(?:^| )([^ >]+)(?: [^>]*)?>\1");
+        assert_eq!(row, r"~(?:^|\|)([^|>]+)(?:\|[^>]*)?>\1");
         assert!(value(&plan(r#"{"rate_limit":true}"#), "map").is_none());
     }
 }
