@@ -539,3 +539,36 @@ fn another_policy_is_warned_about() {
     let bad = run(&["--policy", "next"]);
     assert_eq!(bad.status.code(), Some(2));
 }
+
+/// The CDN ranges' age is checked against the clock, or `--today`; the files do not change.
+#[test]
+fn stale_cdn_ranges_are_warned_about() {
+    let args = ["--no-detect", "--cdn", "cloudflare", "--format", "json"];
+    let ids = |today: &str| {
+        let out = run(&[&args[..], &["--today", today]].concat());
+        assert!(out.status.success(), "{out:?}");
+        let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let ids: Vec<String> = doc["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|w| w["id"].as_str().unwrap().to_owned())
+            .collect();
+        (ids, doc["settings"].clone())
+    };
+    let (fresh, settings) = ids("2026-12-31");
+    assert!(fresh.is_empty(), "{fresh:?}");
+    let (stale, same) = ids("2027-12-31");
+    assert_eq!(stale, ["cdn_ranges"]);
+    assert_eq!(settings, same);
+    assert_eq!(
+        run(&[&args[..], &["--today", "12/31/2027"]].concat())
+            .status
+            .code(),
+        Some(2)
+    );
+    // The PROXY protocol names the client itself: not with a second source.
+    let both = run(&["--no-detect", "--proxy-protocol", "--cdn", "cloudflare"]);
+    assert_eq!(both.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&both.stderr).contains("proxy_protocol"));
+}

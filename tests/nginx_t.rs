@@ -126,6 +126,19 @@ fn combinations(cert: &Path, key: &Path) -> Vec<Vec<String>> {
                                 args.push("--cache-status".into());
                             }
                         }
+                        // Cloudflare (alone or before the balancer), or the PROXY protocol.
+                        match (n % 3, behind_lb) {
+                            (1, _) => args.extend(["--cdn".into(), "cloudflare".into()]),
+                            (2, false) => args.push("--proxy-protocol".into()),
+                            _ => {}
+                        }
+                        if n % 2 == 1 {
+                            args.push("--rate-limit".into());
+                        }
+                        if n % 5 < 2 {
+                            args.extend(["--limit-path".into(), "/login".into()]);
+                            args.extend(["--limit-path".into(), "/api/".into()]);
+                        }
                         out.push(args);
                     }
                 }

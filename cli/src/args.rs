@@ -162,6 +162,8 @@ pub struct Generate {
     pub format: Option<String>,
     /// Where to write the files.
     pub out: Option<PathBuf>,
+    /// The date the date-dependent warnings use (`YYYY-MM-DD`); the clock's if unset.
+    pub today: Option<String>,
 }
 
 /// The inputs of `check` (those of generate) and its report format: `--format` is `text`
@@ -251,7 +253,7 @@ fn no_detect_arg() -> Arg {
         .help_heading(Group::Machine.title())
 }
 
-fn output_args() -> [Arg; 3] {
+fn output_args() -> [Arg; 4] {
     let heading = Group::Output.title();
     [
         Arg::new("input")
@@ -273,6 +275,11 @@ fn output_args() -> [Arg; 3] {
             .help(
                 "Write the files under DIR (DIR/etc/nginx/nginx.conf, …) instead of printing them",
             )
+            .help_heading(heading),
+        Arg::new("today")
+            .long("today")
+            .value_name("DATE")
+            .help("The date the CDN ranges' age is checked against (YYYY-MM-DD) [default: the clock's]")
             .help_heading(heading),
     ]
 }
@@ -326,6 +333,7 @@ impl FromArgMatches for Generate {
             input: m.get_one::<PathBuf>("input").cloned(),
             format: m.get_one::<String>("format").cloned(),
             out: m.get_one::<PathBuf>("out").cloned(),
+            today: m.get_one::<String>("today").cloned(),
         })
     }
 

@@ -152,6 +152,7 @@ fn plan_under(args: &Generate, root: &std::path::Path) -> Result<Plan, Failure> 
         raw = raw.over(facts);
     }
     let bootstrap_unset = raw.bootstrap.is_none();
+    let today = today(args.today.as_deref())?;
     Inputs::from_raw(&raw)
         .map(|mut i| {
             // No certificate yet: serve HTTP and the ACME location until certbot has one.
@@ -164,7 +165,9 @@ fn plan_under(args: &Generate, root: &std::path::Path) -> Result<Plan, Failure> 
                     i.bootstrap = true;
                 }
             }
-            Plan::new(&i)
+            let mut plan = Plan::new(&i);
+            plan.check_date(today);
+            plan
         })
         .map_err(|errors| {
             // The messages in the language asked for, when that much is valid.
@@ -173,6 +176,17 @@ fn plan_under(args: &Generate, root: &std::path::Path) -> Result<Plan, Failure> 
                 errors.localized(&i18n::built_in(lang.unwrap_or(nginx_gen_core::Lang::En))),
             )
         })
+}
+
+/// Today in days since 1970-01-01: `--today`, else the clock's (UTC). The core has no clock.
+fn today(given: Option<&str>) -> Result<i64, Failure> {
+    match given {
+        Some(date) => nginx_gen_core::policy::cdn::days(date)
+            .ok_or_else(|| Failure::Usage(format!("--today {date}: want a date as YYYY-MM-DD"))),
+        None => Ok(std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| i64::try_from(d.as_secs() / 86_400).unwrap_or(0))),
+    }
 }
 
 /// What the site needs to know of this host, for the inputs not given: IPv6 (the default

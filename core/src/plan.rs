@@ -110,6 +110,9 @@ pub enum TableRole {
     /// `$cache_bypass`: 1 for requests with a cookie or credentials, which the micro-cache
     /// neither answers nor stores.
     CacheBypass,
+    /// `$limit_path_key`: the client's address for the paths with a stricter rate limit,
+    /// empty (not limited there) for the others.
+    LimitPath,
 }
 
 /// One row of a table: the key and its values, as written.
@@ -117,12 +120,13 @@ pub type Row = (&'static str, &'static [&'static str]);
 
 impl TableRole {
     /// Every table, in output order.
-    pub const ALL: [Self; 5] = [
+    pub const ALL: [Self; 6] = [
         Self::Types,
         Self::ConnectionUpgrade,
         Self::ForwardedFor,
         Self::ForwardedScheme,
         Self::CacheBypass,
+        Self::LimitPath,
     ];
 
     /// The rows of the block.
@@ -147,6 +151,15 @@ impl TableRole {
                 ("default", &["$scheme"]),
             ],
             Self::CacheBypass => &[("", &["0"]), ("default", &["1"])],
+            // The source is the prefixes, separated by `|`, then `>` and the URI (no path
+            // can contain either): a whole prefix that the URI starts with.
+            Self::LimitPath => &[
+                (
+                    r"~(?:^|\|)([^|>]+)(?:\|[^>]*)?>\1",
+                    &["$binary_remote_addr"],
+                ),
+                ("default", &[""]),
+            ],
         }
     }
 }

@@ -39,7 +39,7 @@ for (const [target, dir] of Object.entries(PACKAGES)) {
     for (const type of ['RawInputs', 'Scalar', 'Generated', 'JsonPlan', 'JsonSetting', 'Scope', 'Reason', 'Capacity', 'Warning', 'Omitted', 'InputError', 'InputFailure', 'Choices']) {
       assert.match(dts, new RegExp(`export (interface|type) ${type}\\b`), type);
     }
-    assert.match(dts, /export function generate\(inputs: RawInputs \| string\): Generated;/);
+    assert.match(dts, /export function generate\(inputs: RawInputs \| string, today\?: string \| null\): Generated;/);
   });
 }
 

@@ -267,12 +267,24 @@ fn plan_of(raw: &RawInputs) -> Result<Plan, JsValue> {
 
 /// Every file, the plan, capacity and warnings for `inputs` (the CLI's `--format json`
 /// document plus `files`). Without `vcpu`/`ram` the defaults (4 vCPU, 8G) are used, as
-/// with the CLI's `--no-detect`.
+/// with the CLI's `--no-detect`. `today` (`YYYY-MM-DD`, optional: the module reads no
+/// clock) adds the warnings that depend on the date, such as stale CDN ranges.
 #[wasm_bindgen(unchecked_return_type = "Generated")]
 pub fn generate(
     #[wasm_bindgen(unchecked_param_type = "RawInputs | string")] inputs: &JsValue,
+    today: Option<String>,
 ) -> Result<JsValue, JsValue> {
-    let plan = plan_of(&raw_inputs(inputs)?)?;
+    let mut plan = plan_of(&raw_inputs(inputs)?)?;
+    if let Some(date) = today {
+        let days = nginx_gen_core::policy::cdn::days(&date).ok_or_else(|| {
+            one_error(
+                "today",
+                format!("'{date}' is not a date"),
+                "YYYY-MM-DD".into(),
+            )
+        })?;
+        plan.check_date(days);
+    }
     let cat = catalogue_of(&plan)?;
     // The very text `nginx-gen --format json` prints, parsed by JS, plus the files.
     let document = js_sys::JSON::parse(&render::json_in(&plan, &cat))?;

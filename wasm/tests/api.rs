@@ -59,7 +59,7 @@ fn assert_error(err: &JsValue, field: &str) {
 #[wasm_bindgen_test]
 fn generate_is_the_cli_json_document_plus_files() {
     let input = r#"{"vcpu": 8, "ram": "16G", "workload": "mixed", "tls": true, "server_names": ["example.net"]}"#;
-    let out = api::generate(&js(input)).expect("valid");
+    let out = api::generate(&js(input), None).expect("valid");
     let plan = plan(input);
     let files = get(&out, "files");
     let doc = js(&text(&out));
@@ -96,20 +96,23 @@ fn generate_is_the_cli_json_document_plus_files() {
 
 #[wasm_bindgen_test]
 fn inputs_as_object_json_text_or_nothing() {
-    let object = api::generate(&js(r#"{"vcpu": "2", "ram": "4G"}"#)).unwrap();
-    let string = api::generate(&JsValue::from_str(r#"{"vcpu": 2, "ram": "4G"}"#)).unwrap();
+    let object = api::generate(&js(r#"{"vcpu": "2", "ram": "4G"}"#), None).unwrap();
+    let string = api::generate(&JsValue::from_str(r#"{"vcpu": 2, "ram": "4G"}"#), None).unwrap();
     assert_eq!(text(&object), text(&string));
-    let none = api::generate(&JsValue::UNDEFINED).unwrap();
+    let none = api::generate(&JsValue::UNDEFINED, None).unwrap();
     assert_eq!(
         text(&none),
-        text(&api::generate(&js("{}")).unwrap()),
+        text(&api::generate(&js("{}"), None).unwrap()),
         "undefined means the defaults"
     );
-    assert_eq!(text(&none), text(&api::generate(&JsValue::NULL).unwrap()));
+    assert_eq!(
+        text(&none),
+        text(&api::generate(&JsValue::NULL, None).unwrap())
+    );
     // JSON.stringify drops undefined members, as an absent field.
     let obj = js(r#"{"vcpu": 2, "ram": "4G"}"#);
     Reflect::set(&obj, &"workload".into(), &JsValue::UNDEFINED).unwrap();
-    assert_eq!(text(&api::generate(&obj).unwrap()), text(&object));
+    assert_eq!(text(&api::generate(&obj, None).unwrap()), text(&object));
 }
 
 #[wasm_bindgen_test]
@@ -120,7 +123,7 @@ fn schema_round_trip() {
         r#"{"vcpu": 16, "ram": "64G", "workload": "api", "upstreams": ["10.0.0.2:9000", "unix:/run/app.sock"], "behind_lb": true}"#,
         r#"{"vcpu": 4, "ram": "8G", "tls": true, "http3": true, "tls_profile": "modern", "brotli": true, "layout": "rhel", "lang": "de"}"#,
     ] {
-        let first = api::generate(&js(input)).unwrap();
+        let first = api::generate(&js(input), None).unwrap();
         let inputs = get(&first, "inputs");
         // The inputs of the result are a complete, valid input document …
         let raw = RawInputs::from_json(&text(&inputs)).expect("inputs parse as RawInputs");
@@ -131,7 +134,7 @@ fn schema_round_trip() {
         complete.policy.clone_from(&raw.policy);
         assert_eq!(raw, complete, "complete document");
         // … that reproduces the same result.
-        let again = api::generate(&inputs).unwrap();
+        let again = api::generate(&inputs, None).unwrap();
         assert_eq!(text(&first), text(&again), "{input}");
     }
     let defaults = api::defaults().unwrap();
@@ -143,7 +146,7 @@ fn schema_round_trip() {
     let mut named = Inputs::default().to_raw();
     named.policy = Some(nginx_gen_core::POLICY_VERSION.to_owned());
     assert_eq!(
-        text(&get(&api::generate(&defaults).unwrap(), "inputs")),
+        text(&get(&api::generate(&defaults, None).unwrap(), "inputs")),
         serde_json::to_string(&named).unwrap()
     );
 }
@@ -307,7 +310,7 @@ fn every_error_path_throws_a_named_error() {
         ("true", "input"),
     ];
     for (input, field) in cases {
-        let err = api::generate(&js(input)).expect_err(input);
+        let err = api::generate(&js(input), None).expect_err(input);
         assert_error(&err, field);
         // Every entry point validates the same way.
         assert_error(&api::render(&js(input), "nginx").expect_err(input), field);
@@ -319,24 +322,44 @@ fn every_error_path_throws_a_named_error() {
     }
     // Text that is not JSON at all, and a number where an object belongs.
     assert_error(
-        &api::generate(&JsValue::from_str("{not json")).unwrap_err(),
+        &api::generate(&JsValue::from_str("{not json"), None).unwrap_err(),
         "input",
     );
     assert_error(
-        &api::generate(&JsValue::from_f64(4.0)).unwrap_err(),
+        &api::generate(&JsValue::from_f64(4.0), None).unwrap_err(),
         "input",
     );
     assert_error(
-        &api::generate(&JsValue::from_bool(true)).unwrap_err(),
+        &api::generate(&JsValue::from_bool(true), None).unwrap_err(),
         "input",
     );
 }
 
 #[wasm_bindgen_test]
+fn the_date_comes_from_the_caller() {
+    let cf = || js(r#"{"cdn": "cloudflare"}"#);
+    let ids = |v: &JsValue| -> Vec<String> {
+        Array::from(&get(v, "warnings"))
+            .iter()
+            .map(|w| get(&w, "id").as_string().unwrap())
+            .collect()
+    };
+    assert!(ids(&api::generate(&cf(), None).unwrap()).is_empty());
+    assert!(ids(&api::generate(&cf(), Some("2026-12-31".into())).unwrap()).is_empty());
+    let old = api::generate(&cf(), Some("2027-12-31".into())).unwrap();
+    assert_eq!(ids(&old), ["cdn_ranges"]);
+    assert_error(
+        &api::generate(&cf(), Some("31.12.2027".into())).unwrap_err(),
+        "today",
+    );
+}
+
+#[wasm_bindgen_test]
 fn every_problem_is_listed() {
-    let err = api::generate(&js(
-        r#"{"vcpu": 0, "ram": "8Q", "workload": "x", "lang": "fr"}"#,
-    ))
+    let err = api::generate(
+        &js(r#"{"vcpu": 0, "ram": "8Q", "workload": "x", "lang": "fr"}"#),
+        None,
+    )
     .unwrap_err();
     assert_error(&err, "vcpu");
     let fields: Vec<String> = Array::from(&get(&err, "errors"))
@@ -374,7 +397,7 @@ fn other_arguments_are_validated() {
 fn a_circular_object_is_an_input_error() {
     let obj = js_sys::Object::new();
     Reflect::set(&obj, &"self".into(), &obj).unwrap();
-    assert_error(&api::generate(&obj).unwrap_err(), "input");
+    assert_error(&api::generate(&obj, None).unwrap_err(), "input");
 }
 
 /// The install script's functions are not compiled in: `render(…, "script")` needs them

@@ -164,6 +164,14 @@ texts! {
     HintPhpVersion => "PHP-FPM's version (php workload); Debian's paths name it.",
     LabelPhpChildMemory => "PHP child memory",
     HintPhpChildMemory => "Peak memory of one PHP-FPM child; sizes pm.max_children.",
+    LabelCdn => "CDN",
+    HintCdn => "Its published address ranges may name the client.",
+    LabelProxyProtocol => "PROXY protocol",
+    HintProxyProtocol => "An L4 balancer at the trusted proxies sends it.",
+    LabelRateLimit => "Rate limits",
+    HintRateLimit => "Requests and connections per client address, sized from the plan; 429 beyond.",
+    LabelLimitPaths => "Stricter paths",
+    HintLimitPaths => "Path prefixes such as /login, separated by commas: about 1 request a second each client.",
 }
 
 /// The heading of a fieldset of the form.
@@ -218,6 +226,10 @@ impl Field {
             "cache_status" => (T::LabelCacheStatus, T::HintCacheStatus),
             "php_version" => (T::LabelPhpVersion, T::HintPhpVersion),
             "php_child_memory" => (T::LabelPhpChildMemory, T::HintPhpChildMemory),
+            "cdn" => (T::LabelCdn, T::HintCdn),
+            "proxy_protocol" => (T::LabelProxyProtocol, T::HintProxyProtocol),
+            "rate_limit" => (T::LabelRateLimit, T::HintRateLimit),
+            "limit_paths" => (T::LabelLimitPaths, T::HintLimitPaths),
             _ => return None,
         })
     }

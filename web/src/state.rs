@@ -220,7 +220,16 @@ pub struct Output {
 impl Output {
     /// Computes the output for valid inputs, its texts in the catalogue's language.
     pub fn new(inputs: &Inputs, cat: &Rc<Catalogue>) -> Self {
-        Self::rendered(Plan::new(inputs), cat)
+        #[cfg_attr(not(target_arch = "wasm32"), allow(unused_mut))]
+        let mut plan = Plan::new(inputs);
+        // The page's clock (the core has none): the CDN ranges' age.
+        #[cfg(target_arch = "wasm32")]
+        #[allow(
+            clippy::cast_possible_truncation,
+            reason = "days since 1970 fit an i64"
+        )]
+        plan.check_date((js_sys::Date::now() / 86_400_000.0).floor() as i64);
+        Self::rendered(plan, cat)
     }
 
     fn rendered(plan: Plan, cat: &Rc<Catalogue>) -> Self {

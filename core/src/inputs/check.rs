@@ -11,8 +11,8 @@ use super::raw::printable;
 use super::spec::{DefaultValue, Input, Kind};
 use super::texts::{self, Arg, Msg, value};
 use super::values::{
-    AccessLog, Cache, Lang, Layout, Listen, PhpVersion, PolicyVersion, Release, Resolver, SafePath,
-    Target, TlsProfile, Workload,
+    AccessLog, Cache, Cdn, Lang, Layout, Listen, PhpVersion, PolicyVersion, Release, Resolver,
+    SafePath, Target, TlsProfile, Workload,
 };
 use super::{InputError, Scalar, limits};
 
@@ -292,6 +292,24 @@ impl Value for Option<u32> {
     }
 }
 
+/// Lists that may be left out: `None` is the default (no entries).
+impl<T: FromStr<Err = &'static str> + PartialEq + Display> Value for Option<Vec<T>> {
+    type Raw = Vec<String>;
+    fn check(spec: &Input, raw: &Vec<String>, c: &mut Checker) -> Option<Self> {
+        c.list(spec, raw).map(Some)
+    }
+    fn to_raw(&self) -> Option<Vec<String>> {
+        self.as_ref()
+            .map(|items| items.iter().map(ToString::to_string).collect())
+    }
+    fn default_of(_: &Input, _: &mut Checker) -> Option<Self> {
+        Some(None)
+    }
+    fn default_raw(_: &Input) -> Option<Vec<String>> {
+        None
+    }
+}
+
 /// Text values that may be left out: `None` is the default (the running policy; the
 /// layout's or the host's DNS server).
 macro_rules! optional_text_value {
@@ -379,6 +397,7 @@ text_value! {
     AccessLog => choice,
     Cache => choice,
     PhpVersion => choice,
+    Cdn => choice,
     Layout => choice,
     Lang => choice,
     Listen => text,

@@ -178,8 +178,8 @@ pub use schema::json_schema;
 pub use spec::{DefaultValue, Flag, Form, Group, Input, Kind, PATH_ACCEPTED, Section, Widget};
 pub use texts::{Arg, Msg, TEXTS};
 pub use values::{
-    AccessLog, Cache, Cidr, Lang, Layout, Listen, PhpVersion, PolicyVersion, Release, Resolver,
-    SafePath, ServerName, Target, TlsProfile, Upstream, Workload,
+    AccessLog, Cache, Cdn, Cidr, Lang, Layout, Listen, PhpVersion, PolicyVersion, Release,
+    Resolver, SafePath, ServerName, Target, TlsProfile, Upstream, Workload,
 };
 
 /// Accepted ranges, shared by validation, documentation and the front ends' hints.

@@ -10,8 +10,8 @@ use super::raw::Scalar;
 use super::spec::DefaultValue::{List, Unset, Value};
 use super::spec::{Flag, Form, Group, Kind, Section, Widget};
 use super::values::{
-    AccessLog, Cache, Cidr, Lang, Layout, Listen, PhpVersion, PolicyVersion, Release, Resolver,
-    SafePath, ServerName, Target, TlsProfile, Upstream, Workload,
+    AccessLog, Cache, Cdn, Cidr, Lang, Layout, Listen, PhpVersion, PolicyVersion, Release,
+    Resolver, SafePath, ServerName, Target, TlsProfile, Upstream, Workload,
 };
 use crate::size::ByteSize;
 
@@ -296,6 +296,43 @@ inputs! {
         help: "Load balancer address or network trusted for X-Forwarded-For",
         form: Form::at(Section::Advanced, 4, Widget::List),
     }
+    /// A CDN in front: its published address ranges (`policy::cdn`) are trusted for its
+    /// client header.
+    cdn: Cdn = String {
+        flag: Flag::value("cdn", "NAME"),
+        group: Group::Workload,
+        kind: Kind::Choice(Cdn::NAMES),
+        default: Value("none"),
+        help: "CDN in front, whose address ranges are trusted for the client address",
+        form: Form::at(Section::Advanced, 7, Widget::Select),
+    }
+    /// An L4 balancer (one of `trusted_proxies`) sends the PROXY protocol.
+    proxy_protocol: bool = bool {
+        flag: Flag::switch("proxy-protocol"),
+        group: Group::Workload,
+        help: "An L4 balancer at --trusted-proxy sends the PROXY protocol",
+        form: Form::at(Section::Advanced, 8, Widget::Checkbox),
+    }
+    /// Limit requests and connections per client address (sized from the plan), and
+    /// shorten the timeouts for slow clients.
+    rate_limit: bool = bool {
+        flag: Flag::switch("rate-limit"),
+        group: Group::Workload,
+        help: "Limit requests and connections per client address (429 beyond)",
+        form: Form::at(Section::Advanced, 9, Widget::Checkbox),
+    }
+    /// Path prefixes with a stricter rate limit of their own (sign-in, an API).
+    limit_paths: Option<Vec<SafePath>> = Vec<String> {
+        flag: Flag::value("limit-path", "PATH"),
+        group: Group::Workload,
+        kind: Kind::List {
+            accepted: "absolute path prefixes such as /login",
+            example: "/login",
+        },
+        default: Unset("none"),
+        help: "Path prefix with a stricter rate limit of its own (sign-in, API)",
+        form: Form::at(Section::Advanced, 10, Widget::List),
+    }
     /// Largest request body accepted (uploads, form posts); larger ones get 413.
     max_body_size: ByteSize = String {
         flag: Flag::value("max-body-size", "SIZE"),
@@ -350,7 +387,7 @@ inputs! {
         default: Value("8.2"),
         help: "PHP-FPM version (Debian's paths name it)",
         note: "only with workload php",
-        form: Form::at(Section::Advanced, 7, Widget::Select),
+        form: Form::at(Section::Advanced, 11, Widget::Select),
     }
     /// Peak memory of one PHP-FPM child: `pm.max_children` is the memory left after nginx
     /// divided by it.

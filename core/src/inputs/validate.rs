@@ -17,6 +17,17 @@ impl Default for Inputs {
 }
 
 impl Inputs {
+    /// An HTTP proxy in front (a load balancer or a CDN) names the client in
+    /// `X-Forwarded-For` and the scheme in `X-Forwarded-Proto`.
+    pub fn forwarded(&self) -> bool {
+        self.behind_lb || self.cdn != super::Cdn::None
+    }
+
+    /// The realip module replaces the address of connections from trusted peers.
+    pub fn real_ip(&self) -> bool {
+        self.forwarded() || self.proxy_protocol
+    }
+
     /// Validates raw inputs; every problem is reported, each naming its field.
     pub fn from_raw(raw: &RawInputs) -> Result<Self, InputErrors> {
         let mut c = Checker::default();
@@ -111,6 +122,21 @@ impl Inputs {
                 "bootstrap",
                 Msg::of(&texts::BOOTSTRAP_TLS),
                 Msg::of(&texts::ACCEPTED_BOOTSTRAP_TLS),
+            );
+        }
+        // The PROXY protocol names the client itself; the realip module reads one source.
+        let other = if self.behind_lb {
+            Some("behind_lb")
+        } else if self.cdn != super::Cdn::None {
+            Some("cdn")
+        } else {
+            self.http3.then_some("http3")
+        };
+        if let (true, Some(other)) = (self.proxy_protocol, other) {
+            c.fail(
+                "proxy_protocol",
+                Msg::with(&texts::PROXY_PROTOCOL, vec![("other", value(other))]),
+                Msg::of(&texts::ACCEPTED_PROXY_PROTOCOL),
             );
         }
         if self.tls && self.listen.iter().any(|l| l.port == self.tls_port) {

@@ -88,6 +88,16 @@ choice! {
 }
 
 choice! {
+    /// The CDN in front of the site, whose published address ranges are trusted.
+    pub enum Cdn {
+        /// None.
+        None = "none",
+        /// Cloudflare: its ranges (`policy::cdn`) and `CF-Connecting-IP`.
+        Cloudflare = "cloudflare",
+    }
+}
+
+choice! {
     /// Where the distribution's nginx package keeps things.
     pub enum Layout {
         /// Debian and Ubuntu packages (`www-data`, `modules-enabled/`).

@@ -63,6 +63,31 @@ pub const NGINX_DEFAULTS: &[StockDefault] = &[
         since: ANY,
     },
     StockDefault {
+        directive: "client_header_timeout",
+        value: "60s",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "client_body_timeout",
+        value: "60s",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "send_timeout",
+        value: "60s",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "limit_req_status",
+        value: "503",
+        since: ANY,
+    },
+    StockDefault {
+        directive: "limit_conn_status",
+        value: "503",
+        since: ANY,
+    },
+    StockDefault {
         directive: "keepalive_timeout",
         value: "75s",
         since: ANY,

@@ -153,7 +153,9 @@ pub const NGINX_MODULES: &[(&str, &[&str])] = &[
         &[
             "aio",
             "client_body_buffer_size",
+            "client_body_timeout",
             "client_header_buffer_size",
+            "client_header_timeout",
             "client_max_body_size",
             "default_type",
             "keepalive_requests",
@@ -166,6 +168,7 @@ pub const NGINX_MODULES: &[(&str, &[&str])] = &[
             "open_file_cache_valid",
             "resolver",
             "root",
+            "send_timeout",
             "sendfile",
             "server_name",
             "server_names_hash_bucket_size",
@@ -176,6 +179,14 @@ pub const NGINX_MODULES: &[(&str, &[&str])] = &[
             "types",
             "types_hash_max_size",
         ],
+    ),
+    (
+        "https://nginx.org/en/docs/http/ngx_http_limit_req_module.html",
+        &["limit_req", "limit_req_status", "limit_req_zone"],
+    ),
+    (
+        "https://nginx.org/en/docs/http/ngx_http_limit_conn_module.html",
+        &["limit_conn", "limit_conn_status", "limit_conn_zone"],
     ),
     (
         "https://nginx.org/en/docs/http/ngx_http_map_module.html",

@@ -7,6 +7,7 @@
 //! `ip-sysctl` documentation (see docs/formulas.md).
 
 mod advisories;
+pub mod cdn;
 mod defaults;
 mod docs;
 mod layouts;

@@ -271,6 +271,7 @@ names! {
         Types => "types", ConnectionUpgrade => "connection_upgrade",
         ForwardedFor => "forwarded_for", ForwardedScheme => "forwarded_scheme",
         CacheBypass => "cache_bypass",
+        LimitPath => "limit_path",
     }
 }
 

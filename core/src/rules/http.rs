@@ -1,7 +1,7 @@
 //! The `http` block's core: types, keep-alive, client buffers, logs, real client address.
 
 use super::{Ctx, Decide, Out, Rule, Text, always};
-use crate::inputs::{AccessLog, Workload};
+use crate::inputs::{AccessLog, Cdn, Workload};
 use crate::plan::Scope;
 
 const H: Scope = Scope::Http;
@@ -260,15 +260,34 @@ pub(super) static SERVER_NAMES_HASH_BUCKET_SIZE: Rule = Rule {
 
 pub(super) static SET_REAL_IP_FROM: Rule = Rule {
     name: "set_real_ip_from",
-    texts: &[Text::new(
-        "set_real_ip_from",
-        "Trust X-Forwarded-For only from the load balancers, so logs and limits see the real client address.",
-    )
-    .inputs(&["trusted_proxies"])],
+    texts: &[
+        Text::new(
+            "set_real_ip_from",
+            "Trust X-Forwarded-For only from the load balancers, so logs and limits see the real client address.",
+        )
+        .inputs(&["trusted_proxies"]),
+        Text::new(
+            "set_real_ip_from.proxy_protocol",
+            "Trust the PROXY protocol's client address only from the balancers, so logs and limits see the real client address.",
+        )
+        .inputs(&["trusted_proxies", "proxy_protocol"]),
+        Text::new(
+            "set_real_ip_from.cdn",
+            "The CDN's published address ranges: only they may name the client (their date and refresh: docs/inputs.md, cdn).",
+        )
+        .inputs(&["cdn"]),
+    ],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
-        if c.i.behind_lb {
+        let t = SET_REAL_IP_FROM.texts;
+        if c.i.behind_lb || c.i.proxy_protocol {
+            let text = if c.i.proxy_protocol { &t[1] } else { &t[0] };
             for cidr in &c.i.trusted_proxies {
-                out.set_value(H, cidr, &SET_REAL_IP_FROM.texts[0], None);
+                out.set_value(H, cidr, text, None);
+            }
+        }
+        if let Some(cdn) = crate::policy::cdn::ranges(c.i.cdn) {
+            for net in cdn.networks {
+                out.set_value(H, net, &t[2], None);
             }
         }
     }),
@@ -276,15 +295,31 @@ pub(super) static SET_REAL_IP_FROM: Rule = Rule {
 
 pub(super) static REAL_IP_HEADER: Rule = Rule {
     name: "real_ip_header",
-    texts: &[Text::new(
-        "real_ip_header",
-        "The header the load balancer adds.",
-    )],
-    decide: Decide::When {
-        when: |c| c.i.behind_lb,
-        scope: H,
-        args: &["X-Forwarded-For"],
-    },
+    texts: &[
+        Text::new("real_ip_header", "The header the load balancer adds."),
+        Text::new(
+            "real_ip_header.proxy_protocol",
+            "The client address in the PROXY protocol header the balancer sends first (every listen expects it).",
+        )
+        .inputs(&["proxy_protocol"]),
+        Text::new(
+            "real_ip_header.cdn",
+            "The header in which Cloudflare names the client (one address, which the client cannot extend).",
+        )
+        .inputs(&["cdn"]),
+    ],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        let t = REAL_IP_HEADER.texts;
+        // Behind a load balancer and a CDN, the chain holds both: X-Forwarded-For,
+        // skipping every trusted address.
+        if c.i.behind_lb {
+            out.set(H, &["X-Forwarded-For"], &t[0]);
+        } else if c.i.proxy_protocol {
+            out.set(H, &["proxy_protocol"], &t[1]);
+        } else if c.i.cdn == Cdn::Cloudflare {
+            out.set(H, &["CF-Connecting-IP"], &t[2]);
+        }
+    }),
 };
 
 pub(super) static REAL_IP_RECURSIVE: Rule = Rule {
@@ -422,6 +457,47 @@ mod tests {
         assert_eq!(
             value(&a, "large_client_header_buffers").as_deref(),
             Some("4 16k")
+        );
+    }
+
+    #[test]
+    fn cdn_and_proxy_protocol_name_the_client() {
+        let cf = plan(r#"{"cdn":"cloudflare"}"#);
+        let nets = values(&cf, "set_real_ip_from");
+        assert_eq!(nets.len(), crate::policy::cdn::CLOUDFLARE.networks.len());
+        assert_eq!(
+            (nets[0].as_str(), nets[21].as_str()),
+            ("173.245.48.0/20", "2c0f:f248::/32")
+        );
+        assert_eq!(
+            value(&cf, "real_ip_header").as_deref(),
+            Some("CF-Connecting-IP")
+        );
+        assert_eq!(value(&cf, "real_ip_recursive"), None);
+        // Cloudflare in front of the load balancer: the chain, both lists trusted.
+        let both =
+            plan(r#"{"cdn":"cloudflare","behind_lb":true,"trusted_proxies":["10.0.0.0/8"]}"#);
+        let nets = values(&both, "set_real_ip_from");
+        assert_eq!((nets.len(), nets[0].as_str()), (23, "10.0.0.0/8"));
+        assert_eq!(
+            value(&both, "real_ip_header").as_deref(),
+            Some("X-Forwarded-For")
+        );
+        assert_eq!(value(&both, "real_ip_recursive").as_deref(), Some("on"));
+        let pp = plan(r#"{"proxy_protocol":true,"trusted_proxies":["192.0.2.1"]}"#);
+        assert_eq!(values(&pp, "set_real_ip_from"), ["192.0.2.1"]);
+        assert_eq!(
+            value(&pp, "real_ip_header").as_deref(),
+            Some("proxy_protocol")
+        );
+        assert_eq!(value(&pp, "real_ip_recursive"), None);
+        let listens = values(&pp, "listen");
+        assert!(
+            !listens.is_empty()
+                && listens
+                    .iter()
+                    .all(|l| l.contains(" proxy_protocol") || l.starts_with("127.0.0.1:")),
+            "{listens:?}"
         );
     }
 

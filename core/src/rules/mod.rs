@@ -24,6 +24,7 @@ mod limits;
 mod php;
 mod process;
 mod proxy;
+mod ratelimit;
 mod site;
 mod tls;
 pub(crate) mod warnings;
@@ -362,6 +363,14 @@ pub static RULES: &[&Rule] = &[
     &http::SET_REAL_IP_FROM,
     &http::REAL_IP_HEADER,
     &http::REAL_IP_RECURSIVE,
+    &ratelimit::LIMIT_REQ_ZONE,
+    &ratelimit::LIMIT_REQ_ZONE_PATHS,
+    &ratelimit::LIMIT_CONN_ZONE,
+    &ratelimit::LIMIT_REQ_STATUS,
+    &ratelimit::LIMIT_CONN_STATUS,
+    &ratelimit::CLIENT_HEADER_TIMEOUT,
+    &ratelimit::CLIENT_BODY_TIMEOUT,
+    &ratelimit::SEND_TIMEOUT,
     &tls::SSL_PROTOCOLS,
     &tls::SSL_CIPHERS,
     &tls::SSL_PREFER_SERVER_CIPHERS,
@@ -378,6 +387,7 @@ pub static RULES: &[&Rule] = &[
     &proxy::FORWARDED_FOR_MAP,
     &proxy::FORWARDED_SCHEME_MAP,
     &cache::BYPASS_MAP,
+    &ratelimit::LIMIT_PATH_MAP,
     &proxy::UPSTREAM_SERVER,
     &proxy::KEEPALIVE,
     &site::LISTEN_CATCH_ALL,
@@ -408,6 +418,9 @@ pub static RULES: &[&Rule] = &[
     &tls::SSL_STAPLING_VERIFY,
     &tls::SSL_TRUSTED_CERTIFICATE,
     &tls::RESOLVER,
+    &ratelimit::LIMIT_REQ,
+    &ratelimit::LIMIT_REQ_PATHS,
+    &ratelimit::LIMIT_CONN,
     &headers::HSTS,
     &headers::ALT_SVC,
     &headers::APP_HEADERS,

@@ -117,9 +117,9 @@ pub(super) static FORWARDED_FOR_MAP: Rule = Rule {
         "map.forwarded_for",
         "Through a trusted load balancer (the realip module then changed the address) the application gets the balancer's chain plus the balancer's address; from anyone else only the connection's address, so a client cannot forge the chain.",
     )
-    .inputs(&["behind_lb", "trusted_proxies"])],
+    .inputs(&["behind_lb", "trusted_proxies", "cdn"])],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
-        if proxies(c) && c.i.behind_lb {
+        if proxies(c) && c.i.forwarded() {
             let scope = Scope::Table {
                 table: TableRole::ForwardedFor,
             };
@@ -135,9 +135,9 @@ pub(super) static FORWARDED_SCHEME_MAP: Rule = Rule {
         "map.forwarded_scheme",
         "Through a trusted load balancer that ends TLS, the scheme the client used is the balancer's X-Forwarded-Proto; from anyone else it is this connection's, so an HTTPS-only application neither loops nor trusts a forged header.",
     )
-    .inputs(&["behind_lb", "trusted_proxies"])],
+    .inputs(&["behind_lb", "trusted_proxies", "cdn"])],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
-        if proxies(c) && c.i.behind_lb {
+        if proxies(c) && c.i.forwarded() {
             let scope = Scope::Table {
                 table: TableRole::ForwardedScheme,
             };
@@ -209,10 +209,10 @@ pub(super) static FORWARDED_FOR: Rule = Rule {
             "proxy_set_header.forwarded_for.lb",
             "The chain of addresses through the trusted load balancer (see the map of $forwarded_for_chain).",
         )
-        .inputs(&["behind_lb"]),
+        .inputs(&["behind_lb", "cdn"]),
     ],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
-        if c.i.behind_lb {
+        if c.i.forwarded() {
             let args = &["X-Forwarded-For", "$forwarded_for_chain"];
             header(c, out, args, &FORWARDED_FOR.texts[1]);
         } else {
@@ -231,10 +231,10 @@ pub(super) static FORWARDED_PROTO: Rule = Rule {
             "proxy_set_header.forwarded_proto.lb",
             "Whether the client used HTTPS, as the trusted load balancer says (see the map of $forwarded_scheme).",
         )
-        .inputs(&["behind_lb"]),
+        .inputs(&["behind_lb", "cdn"]),
     ],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
-        if c.i.behind_lb {
+        if c.i.forwarded() {
             let args = &["X-Forwarded-Proto", "$forwarded_scheme"];
             header(c, out, args, &FORWARDED_PROTO.texts[1]);
         } else {

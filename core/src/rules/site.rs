@@ -56,6 +56,11 @@ fn listens(c: &Ctx, out: &mut Out, server: ServerRole, port: Port, texts: [&Text
                 args.push("quic".into());
             }
         }
+        // An L4 balancer in front: every connection starts with the PROXY protocol header
+        // (QUIC cannot carry it, refused in validation).
+        if c.i.proxy_protocol && port != Port::Quic {
+            args.push("proxy_protocol".into());
+        }
         let scope = Scope::Server { server };
         if !owns {
             out.set_args(scope, args, texts[0], None);

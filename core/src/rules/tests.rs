@@ -78,6 +78,13 @@ pub(crate) fn grid() -> Vec<Plan> {
                                 // Micro-caching with and without its header.
                                 cache: (workload != "static" && lb != tls).then(|| "micro".into()),
                                 cache_status: Some(workload != "static" && !lb && tls),
+                                // Cloudflare (alone and before a balancer); the PROXY
+                                // protocol where no other source names the client.
+                                cdn: (layout == "rhel").then(|| "cloudflare".into()),
+                                proxy_protocol: Some(layout == "docker" && !lb && !http3),
+                                rate_limit: Some(layout != "debian"),
+                                limit_paths: (layout == "rhel")
+                                    .then(|| vec!["/login".into(), "/api/".into()]),
                                 ..RawInputs::default()
                             };
                             // HTTP/3 needs nginx ≥ 1.25: such pairs are not inputs.
@@ -213,6 +220,7 @@ fn every_rule_is_tested_in_its_family_file() {
         ("limits.rs", include_str!("limits.rs")),
         ("cache.rs", include_str!("cache.rs")),
         ("php.rs", include_str!("php.rs")),
+        ("ratelimit.rs", include_str!("ratelimit.rs")),
     ];
     let mut defined = 0;
     for (file, source) in families {

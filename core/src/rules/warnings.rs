@@ -54,6 +54,14 @@ pub(crate) static TEXTS: &[Text] = &[
         "X-Forwarded-For is trusted from every private network; narrow --trusted-proxy to your load balancers' addresses.",
     ),
     Text::new(
+        "trusted_proxies_pp",
+        "The PROXY protocol is accepted from every private network; narrow --trusted-proxy to your balancers' addresses.",
+    ),
+    Text::new(
+        "cdn_ranges",
+        "The {cdn} address ranges built in were taken on {taken}, {days} days ago: update nginx-gen, or compare them with the CDN's lists (docs/inputs.md, cdn).",
+    ),
+    Text::new(
         "docker",
         "In a container the sysctl and systemd files apply to the host: pass them as docker run --sysctl and --ulimit nofile instead.",
     ),
@@ -114,6 +122,33 @@ fn crowded_upstream(c: &Ctx) -> Option<[(&'static str, String); 3]> {
 }
 
 /// The warnings for `c`.
+impl crate::plan::Plan {
+    /// Adds the warnings that depend on the date, `today` in days since 1970-01-01 (the
+    /// caller's clock: the core has none): the CDN's ranges once they are older than
+    /// [`STALE_DAYS`](crate::policy::cdn::STALE_DAYS).
+    pub fn check_date(&mut self, today: i64) {
+        let cdn = self.inputs.cdn;
+        let Some(ranges) = crate::policy::cdn::ranges(cdn) else {
+            return;
+        };
+        let age = ranges.age(today);
+        if age > crate::policy::cdn::STALE_DAYS {
+            let values = [
+                ("cdn", cdn.to_string()),
+                ("taken", ranges.taken.to_owned()),
+                ("days", age.to_string()),
+            ];
+            let filled: Vec<(&str, &str)> = values.iter().map(|(k, v)| (*k, v.as_str())).collect();
+            self.warnings.push(Warning {
+                id: "cdn_ranges",
+                field: Some("cdn"),
+                message: fill(template("cdn_ranges"), &filled),
+                values: values.to_vec(),
+            });
+        }
+    }
+}
+
 pub(crate) fn warnings(c: &Ctx) -> Vec<Warning> {
     let (i, t) = (c.i, c.t);
     let mut out = Vec::new();
@@ -220,8 +255,12 @@ pub(crate) fn warnings(c: &Ctx) -> Vec<Warning> {
     if i.workload.proxies() && i.upstreams.iter().any(Upstream::is_hostname) {
         warn("upstream_dns", Some("upstreams"), &[]);
     }
-    if i.behind_lb && i.trusted_proxies == defaults().trusted_proxies {
-        warn("trusted_proxies", Some("trusted_proxies"), &[]);
+    if i.trusted_proxies == defaults().trusted_proxies {
+        if i.behind_lb {
+            warn("trusted_proxies", Some("trusted_proxies"), &[]);
+        } else if i.proxy_protocol {
+            warn("trusted_proxies_pp", Some("trusted_proxies"), &[]);
+        }
     }
     if i.layout == Layout::Docker {
         warn("docker", Some("layout"), &[]);
@@ -282,6 +321,26 @@ mod tests {
 
     fn ids(json: &str) -> Vec<&'static str> {
         plan(json).warnings.iter().map(|w| w.id).collect()
+    }
+
+    #[test]
+    fn cdn_ranges_warn_after_90_days() {
+        let days = |d| crate::policy::cdn::days(d).unwrap();
+        let mut p = crate::rules::testing::plan(r#"{"cdn":"cloudflare"}"#);
+        p.check_date(days("2027-03-02"));
+        assert!(p.warnings.is_empty());
+        p.check_date(days("2027-03-03"));
+        assert_eq!(p.warnings[0].field, Some("cdn"));
+        assert!(
+            p.warnings[0]
+                .message
+                .contains("taken on 2026-12-02, 91 days ago"),
+            "{}",
+            p.warnings[0].message
+        );
+        let mut none = crate::rules::testing::plan("{}");
+        none.check_date(days("2030-01-01"));
+        assert!(none.warnings.is_empty());
     }
 
     #[test]
@@ -389,6 +448,7 @@ mod tests {
             ["upstream_dns"]
         );
         assert_eq!(ids(r#"{"behind_lb":true}"#), ["trusted_proxies"]);
+        assert_eq!(ids(r#"{"proxy_protocol":true}"#), ["trusted_proxies_pp"]);
         assert_eq!(ids(r#"{"layout":"docker","brotli":false}"#), ["docker"]);
         assert_eq!(
             ids(r#"{"tls":true,"nginx_version":"1.26.2"}"#),

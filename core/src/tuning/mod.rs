@@ -11,6 +11,7 @@ use crate::size::ByteSize;
 mod constants;
 mod php;
 mod proxy_buffers;
+pub mod rate;
 
 pub use constants::*;
 pub use php::{PHP_CHILDREN_PER_VCPU, PhpPool};

@@ -222,6 +222,9 @@ pub fn echo_json(head: &Head, body_length: u64) -> String {
 
 fn serve(stream: TcpStream, stats: &Stats) -> std::io::Result<()> {
     stream.set_read_timeout(Some(Duration::from_mins(2)))?;
+    // The answer is written in pieces: without this, Nagle's algorithm and the peer's
+    // delayed ACK hold each answer about 40 ms (paced rate tests need the real latency).
+    stream.set_nodelay(true)?;
     let mut writer = stream.try_clone()?;
     let mut reader = BufReader::new(stream);
     while let Some(head) = read_head(&mut reader)? {

@@ -127,7 +127,7 @@ impl Req {
     }
 }
 
-fn expect(cond: bool, what: impl FnOnce() -> String) -> Result<(), String> {
+pub(crate) fn expect(cond: bool, what: impl FnOnce() -> String) -> Result<(), String> {
     if cond { Ok(()) } else { Err(what()) }
 }
 
@@ -140,7 +140,7 @@ fn status(ctx: &Ctx, r: &Req, want: u16, what: &str) -> Result<Resp, String> {
 }
 
 /// The app's JSON echo of a request, or why there is none.
-fn echo(resp: &Resp, what: &str) -> Result<serde_json::Value, String> {
+pub(crate) fn echo(resp: &Resp, what: &str) -> Result<serde_json::Value, String> {
     expect(
         resp.exit == 0 && resp.status == 200 && resp.header(APP_HEADER).is_some(),
         || format!("{what}: want 200 from the app, got {}", resp.summary()),
@@ -152,7 +152,12 @@ fn header_of<'v>(v: &'v serde_json::Value, name: &str) -> Option<&'v str> {
     v["headers"][name].as_str()
 }
 
-fn expect_header(v: &serde_json::Value, name: &str, want: &str, what: &str) -> Result<(), String> {
+pub(crate) fn expect_header(
+    v: &serde_json::Value,
+    name: &str,
+    want: &str,
+    what: &str,
+) -> Result<(), String> {
     let got = header_of(v, name);
     expect(got == Some(want), || {
         format!("{what}: the app saw {name}: {got:?}, want {want:?}")
@@ -683,7 +688,7 @@ const ACCESS_LOG: &str = "/var/log/nginx/access.log";
 /// The access log's lines that contain `marker`, after nginx flushed its buffers (the log
 /// is written every 64 KiB or 5 s; USR1 reopens the logs and writes what is buffered),
 /// once `want` of them are there (at most 5 s).
-fn logged(ctx: &Ctx, marker: &str, want: usize) -> Result<Vec<String>, String> {
+pub(crate) fn logged(ctx: &Ctx, marker: &str, want: usize) -> Result<Vec<String>, String> {
     let deadline = std::time::Instant::now() + Duration::from_secs(5);
     loop {
         let _ = std::process::Command::new("kill")
@@ -1120,6 +1125,7 @@ pub fn all() -> Vec<Behaviour> {
     ]
     .into_iter()
     .chain(crate::php::all())
+    .chain(crate::clientaddr::all())
     .collect()
 }
 
@@ -1144,8 +1150,8 @@ mod tests {
         assert_eq!(names.len(), all.len());
         assert_eq!(
             all.len(),
-            29,
-            "the 22 behaviours of issue 11 and 7 of issue 14"
+            37,
+            "the 22 behaviours of issue 11 and 15 of issue 14"
         );
     }
 

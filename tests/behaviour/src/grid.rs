@@ -40,6 +40,8 @@ pub enum Special {
     Cache,
     /// `--workload php`: Debian's PHP-FPM behind it (`crate::php`).
     Php,
+    /// Probed by its own behaviours only (`clientaddr`).
+    Own,
 }
 
 /// One generated tree: its inputs and what the behaviours need to know about them.
@@ -63,7 +65,7 @@ pub struct Tree {
 }
 
 impl Tree {
-    fn new(id: &'static str, workload: &'static str, name: &str) -> Self {
+    pub(crate) fn new(id: &'static str, workload: &'static str, name: &str) -> Self {
         Self {
             id,
             workload,
@@ -84,12 +86,12 @@ impl Tree {
         self
     }
 
-    fn extra(mut self, args: &[&str]) -> Self {
+    pub(crate) fn extra(mut self, args: &[&str]) -> Self {
         self.extra.extend(args.iter().map(ToString::to_string));
         self
     }
 
-    fn special(mut self, s: Special) -> Self {
+    pub(crate) fn special(mut self, s: Special) -> Self {
         self.special = s;
         self
     }
@@ -304,6 +306,7 @@ pub fn trees() -> Vec<Tree> {
             .tls("intermediate")
             .special(Special::Readme),
     );
+    t.extend(crate::clientaddr::trees());
     t
 }
 

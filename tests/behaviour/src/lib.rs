@@ -18,6 +18,7 @@ pub mod app;
 pub mod behaviours;
 pub mod cache;
 pub mod client;
+pub mod clientaddr;
 pub mod grid;
 pub mod logs;
 pub mod php;

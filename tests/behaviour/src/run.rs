@@ -173,6 +173,9 @@ impl Worker {
                 "lo",
             ],
         )?;
+        // An address of Cloudflare's shipped ranges, as its edge (clientaddr.rs).
+        let cdn = format!("{}/32", crate::clientaddr::CDN_ADDR);
+        sh("ip", &["addr", "add", &cdn, "dev", "lo"])?;
         // The second LB address needs no address of its own: 127.0.0.0/8 is local on lo.
         let nginx = grid::nginx_list()?;
         let cli = cli_bin()?;

@@ -23,7 +23,7 @@ use std::time::Instant;
 
 use libtest_mimic::{Arguments, Failed, Trial};
 use nginx_gen_behaviour::run::{self, Job, Outcome, WORKER_ENV, trial_name};
-use nginx_gen_behaviour::{behaviours, grid, report};
+use nginx_gen_behaviour::{behaviours, clientaddr, grid, report};
 
 fn selected(args: &Arguments, name: &str) -> bool {
     let hit = |pat: &str| {
@@ -131,7 +131,10 @@ fn main() -> ExitCode {
                 tree: t.id.to_string(),
                 behaviours: Vec::new(),
             };
-            for b in all.iter().filter(|b| (b.applies)(t) && t.runs(b.name)) {
+            for b in all
+                .iter()
+                .filter(|b| (b.applies)(t) && t.runs(b.name) && clientaddr::probes(b.name, t))
+            {
                 let name = trial_name(b.name, &n.label, t.id);
                 if selected(&args, &name) {
                     job.behaviours.push(b.name.to_string());

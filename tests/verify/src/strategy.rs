@@ -238,6 +238,8 @@ pub fn raw_inputs(
         any::<bool>(),
         prop_oneof![Just("timing"), Just("json"), Just("combined"), Just("off")],
         prop_oneof![Just(81u32), Just(0), Just(9113)],
+        // The client address: as connected, Cloudflare's header, the PROXY protocol.
+        0u8..3,
     );
     let php = (
         prop_oneof![Just("8.1"), Just("8.2"), Just("8.3"), Just("8.4")],
@@ -249,7 +251,9 @@ pub fn raw_inputs(
     (machine, site, tls, php).prop_map(move |(m, s, t, (php_version, php_child))| {
         let (vcpu, ram, workload, openssl, clients, static_files, response, cache) = m;
         let (server_names, root, listen, upstreams, behind_lb, trusted, layout, lang) = s;
-        let (tls, profile, tls_port, ocsp, http3, brotli, text_numbers, access_log, status) = t;
+        let (tls, profile, tls_port, ocsp, http3, brotli, text_numbers, access_log, status, addr) =
+            t;
+        let http3 = tls && http3 && allow_http3;
         let number = |n: u32| {
             if text_numbers {
                 nginx_gen_core::inputs::Scalar::Text(n.to_string())
@@ -272,7 +276,7 @@ pub fn raw_inputs(
             tls_profile: Some(profile.into()),
             tls_port: Some(number(u32::from(tls_port))),
             ocsp_stapling: Some(tls && ocsp),
-            http3: Some(tls && http3 && allow_http3),
+            http3: Some(http3),
             server_names: Some(server_names),
             root,
             listen: Some(listen),
@@ -315,6 +319,12 @@ pub fn raw_inputs(
             cache_status: Some(cache && workload != "static" && text_numbers),
             php_version: Some(php_version.into()),
             php_child_memory: Some(php_child.into()),
+            cdn: Some(if addr == 1 { "cloudflare" } else { "none" }.into()),
+            proxy_protocol: Some(addr == 2 && !behind_lb && !http3),
+            // Rate limits with every address source but one.
+            rate_limit: Some(addr != 0 || behind_lb),
+            // Stricter paths with and without the general limits.
+            limit_paths: (addr == 2 || behind_lb).then(|| vec!["/login".into(), "/api/".into()]),
         }
     })
 }

@@ -1,0 +1,341 @@
+//! Rate and connection limits per client address (`--rate-limit`): the zones at http
+//! level, the limits on the server that serves the content, 429 for both, shorter client
+//! timeouts. The key is `$binary_remote_addr`, which the realip module has already set to
+//! the real client behind a trusted balancer, CDN or PROXY protocol, and never to a
+//! header from anyone else.
+
+use super::{Ctx, Decide, Out, Rule, Text};
+use crate::inputs::SafePath;
+use crate::plan::{Scope, TableRole};
+use crate::tuning::rate::{CLIENT_TIMEOUT_SECONDS, PATH_BURST, PATH_RATE, RateLimits};
+
+const H: Scope = Scope::Http;
+
+fn limits(c: &Ctx) -> Option<RateLimits> {
+    c.i.rate_limit
+        .then(|| RateLimits::compute(c.i, c.t.clients))
+}
+
+fn content(c: &Ctx) -> Scope {
+    Scope::Server {
+        server: c.content_server(),
+    }
+}
+
+pub(super) static LIMIT_REQ_ZONE: Rule = Rule {
+    name: "limit_req_zone",
+    texts: &[Text::new(
+        "limit_req_zone",
+        "Requests per client address: the rate one client of this workload needs (its connections, each loading a page's requests), in a zone that holds a state (128 bytes) for every planned client's address.",
+    )
+    .inputs(&["rate_limit", "workload", "clients", "vcpu"])],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        if let Some(l) = limits(c) {
+            let args = vec![
+                "$binary_remote_addr".into(),
+                format!("zone=req_client:{}m", l.req_zone_mib).into(),
+                format!("rate={}r/s", l.rate).into(),
+            ];
+            out.set_args(H, args, &LIMIT_REQ_ZONE.texts[0], Some(l.formulas[0].clone()));
+        }
+    }),
+};
+
+/// The stricter paths' limits apply: some are named (with or without the general ones).
+fn paths(c: &Ctx) -> Option<RateLimits> {
+    c.i.limit_paths
+        .is_some()
+        .then(|| RateLimits::compute(c.i, c.t.clients))
+}
+
+/// Some limit answers: the general ones or the named paths'.
+fn any_limit(c: &Ctx) -> bool {
+    c.i.rate_limit || c.i.limit_paths.is_some()
+}
+
+pub(super) static LIMIT_PATH_MAP: Rule = Rule {
+    name: "map",
+    texts: &[Text::new(
+        "map.limit_path",
+        "The client's address for a URI under one of the named paths, else empty, which the stricter zone does not count: the named prefixes, `>` and the URI, matched by a back-reference (no path can contain `|` or `>`).",
+    )
+    .inputs(&["limit_paths"])],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        if paths(c).is_some() {
+            let named = c.i.limit_paths.as_deref().unwrap_or_default();
+            let prefixes: Vec<&str> = named.iter().map(SafePath::as_str).collect();
+            let source = format!("{}>$uri", prefixes.join("|"));
+            let scope = Scope::Table {
+                table: TableRole::LimitPath,
+            };
+            let args = vec![source.into(), "$limit_path_key".into()];
+            out.set_args(scope, args, &LIMIT_PATH_MAP.texts[0], None);
+        }
+    }),
+};
+
+pub(super) static LIMIT_REQ_ZONE_PATHS: Rule = Rule {
+    name: "limit_req_zone",
+    texts: &[Text::new(
+        "limit_req_zone.paths",
+        "The stricter rate of the named paths (sign-in, an expensive API): about one request a second per client address, in a zone as large as the first.",
+    )
+    .inputs(&["limit_paths", "clients", "workload"])],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        if let Some(l) = paths(c) {
+            let args = vec![
+                "$limit_path_key".into(),
+                format!("zone=req_path:{}m", l.req_zone_mib).into(),
+                format!("rate={PATH_RATE}r/s").into(),
+            ];
+            let f = Some(l.formulas[4].clone());
+            out.set_args(H, args, &LIMIT_REQ_ZONE_PATHS.texts[0], f);
+        }
+    }),
+};
+
+pub(super) static LIMIT_CONN_ZONE: Rule = Rule {
+    name: "limit_conn_zone",
+    texts: &[Text::new(
+        "limit_conn_zone",
+        "Connections per client address, a state (64 bytes) for every planned client's address.",
+    )
+    .inputs(&["rate_limit", "workload", "clients", "vcpu"])],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        if let Some(l) = limits(c) {
+            let args = vec![
+                "$binary_remote_addr".into(),
+                format!("zone=conn_client:{}m", l.conn_zone_mib).into(),
+            ];
+            out.set_args(
+                H,
+                args,
+                &LIMIT_CONN_ZONE.texts[0],
+                Some(l.formulas[1].clone()),
+            );
+        }
+    }),
+};
+
+pub(super) static LIMIT_REQ_STATUS: Rule = Rule {
+    name: "limit_req_status",
+    texts: &[Text::new(
+        "limit_req_status",
+        "429 Too Many Requests, which clients and crawlers know to retry later, instead of nginx's 503, which reads as an outage.",
+    )
+    .inputs(&["rate_limit", "limit_paths"])],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        if any_limit(c) {
+            out.set(H, &["429"], &LIMIT_REQ_STATUS.texts[0]);
+        }
+    }),
+};
+
+pub(super) static LIMIT_CONN_STATUS: Rule = Rule {
+    name: "limit_conn_status",
+    texts: &[
+        Text::new("limit_conn_status", "429 for too many connections too.").inputs(&["rate_limit"]),
+    ],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        if c.i.rate_limit {
+            out.set(H, &["429"], &LIMIT_CONN_STATUS.texts[0]);
+        }
+    }),
+};
+
+/// `client_header_timeout`, `client_body_timeout` and `send_timeout`.
+fn client_timeout(c: &Ctx, out: &mut Out, text: &Text) {
+    if c.i.rate_limit {
+        let arg = format!("{CLIENT_TIMEOUT_SECONDS}s");
+        out.set_args(H, vec![arg.into()], text, None);
+    }
+}
+
+pub(super) static CLIENT_HEADER_TIMEOUT: Rule = Rule {
+    name: "client_header_timeout",
+    texts: &[Text::new(
+        "client_header_timeout",
+        "A client that sends its request headers slowly (slowloris) holds a connection for 10 s, not 60.",
+    )
+    .inputs(&["rate_limit"])],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        client_timeout(c, out, &CLIENT_HEADER_TIMEOUT.texts[0]);
+    }),
+};
+
+pub(super) static CLIENT_BODY_TIMEOUT: Rule = Rule {
+    name: "client_body_timeout",
+    texts: &[Text::new(
+        "client_body_timeout",
+        "At most 10 s between two reads of a request body, not 60.",
+    )
+    .inputs(&["rate_limit"])],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        client_timeout(c, out, &CLIENT_BODY_TIMEOUT.texts[0]);
+    }),
+};
+
+pub(super) static SEND_TIMEOUT: Rule = Rule {
+    name: "send_timeout",
+    texts: &[Text::new(
+        "send_timeout",
+        "A client that stops reading the response is dropped after 10 s, not 60.",
+    )
+    .inputs(&["rate_limit"])],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        client_timeout(c, out, &SEND_TIMEOUT.texts[0]);
+    }),
+};
+
+pub(super) static LIMIT_REQ: Rule = Rule {
+    name: "limit_req",
+    texts: &[Text::new(
+        "limit_req",
+        "Two seconds of the rate may arrive at once (a page and its assets) and are served without delay; beyond that, 429.",
+    )
+    .inputs(&["rate_limit", "workload"])],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        if let Some(l) = limits(c) {
+            let args = vec![
+                "zone=req_client".into(),
+                format!("burst={}", l.burst).into(),
+                "nodelay".into(),
+            ];
+            out.set_args(content(c), args, &LIMIT_REQ.texts[0], Some(l.formulas[2].clone()));
+        }
+    }),
+};
+
+pub(super) static LIMIT_REQ_PATHS: Rule = Rule {
+    name: "limit_req",
+    texts: &[Text::new(
+        "limit_req.paths",
+        "The named paths also count against their stricter zone: five at once, then 429.",
+    )
+    .inputs(&["limit_paths"])],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        if paths(c).is_some() {
+            let args = vec![
+                "zone=req_path".into(),
+                format!("burst={PATH_BURST}").into(),
+                "nodelay".into(),
+            ];
+            out.set_args(content(c), args, &LIMIT_REQ_PATHS.texts[0], None);
+        }
+    }),
+};
+
+pub(super) static LIMIT_CONN: Rule = Rule {
+    name: "limit_conn",
+    texts: &[Text::new(
+        "limit_conn",
+        "Connections per client address: a client's own, for a few clients behind one address (an office, a carrier NAT).",
+    )
+    .inputs(&["rate_limit", "workload"])],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        if let Some(l) = limits(c) {
+            let args = vec!["conn_client".into(), l.conn.to_string().into()];
+            out.set_args(content(c), args, &LIMIT_CONN.texts[0], Some(l.formulas[3].clone()));
+        }
+    }),
+};
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::testing::{plan, value, values_in};
+
+    #[test]
+    fn limits_only_when_asked() {
+        let p = plan("{}");
+        for name in [
+            "limit_req_zone",
+            "limit_conn_zone",
+            "limit_req",
+            "limit_conn",
+            "limit_req_status",
+            "limit_conn_status",
+            "client_header_timeout",
+            "client_body_timeout",
+            "send_timeout",
+        ] {
+            assert_eq!(value(&p, name), None, "{name}");
+        }
+    }
+
+    #[test]
+    fn sized_from_the_workload_and_the_clients() {
+        let api = plan(r#"{"rate_limit":true,"workload":"api","clients":100000}"#);
+        // 100000 clients / 2 connections = 50000 addresses × 128 B = 6.1 MiB → 7m.
+        assert_eq!(
+            value(&api, "limit_req_zone").as_deref(),
+            Some("$binary_remote_addr zone=req_client:7m rate=10r/s")
+        );
+        assert_eq!(
+            value(&api, "limit_conn_zone").as_deref(),
+            Some("$binary_remote_addr zone=conn_client:4m")
+        );
+        let site = crate::plan::Scope::Server {
+            server: crate::plan::ServerRole::Site,
+        };
+        assert_eq!(
+            values_in(&api, site, "limit_req"),
+            ["zone=req_client burst=20 nodelay"]
+        );
+        assert_eq!(values_in(&api, site, "limit_conn"), ["conn_client 8"]);
+        assert_eq!(value(&api, "limit_req_status").as_deref(), Some("429"));
+        assert_eq!(value(&api, "limit_conn_status").as_deref(), Some("429"));
+        for name in [
+            "client_header_timeout",
+            "client_body_timeout",
+            "send_timeout",
+        ] {
+            assert_eq!(value(&api, name).as_deref(), Some("10s"), "{name}");
+        }
+        // A static site: 6 connections × 5 requests/s; the content is on HTTPS with TLS.
+        let tls = plan(r#"{"rate_limit":true,"tls":true}"#);
+        assert!(
+            value(&tls, "limit_req_zone")
+                .unwrap()
+                .ends_with("zone=req_client:1m rate=30r/s")
+        );
+        let https = crate::plan::Scope::Server {
+            server: crate::plan::ServerRole::SiteTls,
+        };
+        assert_eq!(
+            values_in(&tls, https, "limit_req"),
+            ["zone=req_client burst=60 nodelay"]
+        );
+        assert!(values_in(&tls, site, "limit_req").is_empty());
+    }
+
+    #[test]
+    fn named_paths_get_a_stricter_zone() {
+        let p = plan(r#"{"rate_limit":true,"limit_paths":["/login","/api/"]}"#);
+        // Alone: the stricter zone only, with 429.
+        let alone = plan(r#"{"limit_paths":["/login"]}"#);
+        assert_eq!(value(&alone, "limit_req_status").as_deref(), Some("429"));
+        assert_eq!(
+            value(&alone, "limit_req_zone").as_deref(),
+            Some("$limit_path_key zone=req_path:1m rate=1r/s")
+        );
+        assert_eq!(value(&alone, "limit_conn"), None);
+        let map = p.get("map").expect("the map");
+        assert_eq!(map.value(), "/login|/api/>$uri $limit_path_key");
+        let zones = crate::rules::testing::values(&p, "limit_req_zone");
+        assert_eq!(zones[1], "$limit_path_key zone=req_path:1m rate=1r/s");
+        let site = crate::plan::Scope::Server {
+            server: crate::plan::ServerRole::Site,
+        };
+        assert_eq!(
+            values_in(&p, site, "limit_req"),
+            [
+                "zone=req_client burst=60 nodelay",
+                "zone=req_path burst=5 nodelay"
+            ]
+        );
+        // The row's back-reference: a whole prefix the URI starts with.
+        let row = crate::plan::TableRole::LimitPath.rows()[0].0;
+        assert_eq!(row, r"~(?:^|\|)([^|>]+)(?:\|[^>]*)?>\1");
+        assert!(value(&plan(r#"{"rate_limit":true}"#), "map").is_none());
+    }
+}

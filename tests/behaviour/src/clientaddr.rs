@@ -1,0 +1,451 @@
+//! Behaviours of issue 14, items 4 and 2: the client address behind Cloudflare and behind
+//! an L4 balancer with the PROXY protocol, and the rate limits keyed on it. Their trees
+//! (`Special::Own`) are probed by these behaviours only: the generic ones send requests
+//! without a PROXY header or faster than the limits allow.
+//!
+//! Cloudflare's edge is [`CDN_ADDR`], an address of the shipped ranges (173.245.48.0/20)
+//! that the worker adds to the namespace's `lo`: the real list is exercised. The unlisted
+//! address is `OTHER_ADDR` (192.0.2.10).
+
+use std::io::{Read, Write};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use crate::behaviours::{Behaviour, Ctx, echo, expect, expect_header, logged};
+use crate::grid::{OTHER_ADDR, Special, Tree};
+
+/// An address of Cloudflare's first published IPv4 range, on the namespace's `lo`.
+pub const CDN_ADDR: &str = "173.245.48.10";
+/// The trees of this module.
+pub const CDN_TREE: &str = "addr-cdn-limits";
+pub const PP_TREE: &str = "addr-proxy-protocol";
+
+/// The trees: the API behind Cloudflare with rate limits; a proxy behind an L4 balancer
+/// (the balancer is 127.0.0.1, the only trusted address) with rate limits.
+pub fn trees() -> Vec<Tree> {
+    vec![
+        Tree::new(CDN_TREE, "api", "cdn.test")
+            .special(Special::Own)
+            .extra(&[
+                "--cdn",
+                "cloudflare",
+                "--rate-limit",
+                "--limit-path",
+                "/login",
+            ]),
+        Tree::new(PP_TREE, "proxy", "pp.test")
+            .special(Special::Own)
+            .extra(&[
+                "--proxy-protocol",
+                "--trusted-proxy",
+                "127.0.0.1/32",
+                "--rate-limit",
+            ]),
+    ]
+}
+
+/// The rate (r/s) and burst the tree was generated with, as nginx loaded them.
+fn rate_and_burst() -> Result<(u32, u32), String> {
+    let mut text = std::fs::read_to_string("/etc/nginx/nginx.conf").map_err(|e| e.to_string())?;
+    for e in std::fs::read_dir("/etc/nginx/conf.d").map_err(|e| e.to_string())? {
+        text.push_str(
+            &std::fs::read_to_string(e.map_err(|e| e.to_string())?.path()).unwrap_or_default(),
+        );
+    }
+    let after = |key: &str| {
+        let i = text.find(key)? + key.len();
+        let digits: String = text[i..].chars().take_while(char::is_ascii_digit).collect();
+        digits.parse::<u32>().ok()
+    };
+    match (after("rate="), after("burst=")) {
+        (Some(r), Some(b)) => Ok((r, b)),
+        _ => Err("no rate= / burst= in the tree".into()),
+    }
+}
+
+/// Waits until every client's bucket is empty again (the burst drains at the rate), so a
+/// trial does not inherit another's 429s for 192.0.2.10.
+fn drained() -> Result<(u32, u32), String> {
+    let (rate, burst) = rate_and_burst()?;
+    std::thread::sleep(Duration::from_millis(u64::from(1000 * burst / rate + 500)));
+    Ok((rate, burst))
+}
+
+/// Status codes of `n` requests from `via` (curl `--interface`) with `headers`, at most
+/// `rate` a second (0: as fast as they go), on one keep-alive connection, and the time
+/// from the first to the last.
+fn statuses(
+    ctx: &Ctx,
+    via: &str,
+    headers: &[&str],
+    rate: u32,
+    n: usize,
+    label: &str,
+) -> Result<(Vec<u16>, Duration), String> {
+    let host = ctx.tree.host();
+    let dir = ctx
+        .scratch
+        .join(format!("bodies-{}", label.replace('/', "-")));
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let mut cmd = Command::new("curl");
+    cmd.args([
+        "-s",
+        "--interface",
+        via,
+        "--resolve",
+        &format!("{host}:80:127.0.0.1"),
+    ])
+    .args(["-w", "%{http_code}\\n", "-o"])
+    .arg(dir.join("#1"));
+    if rate > 0 {
+        cmd.args(["--rate", &format!("{rate}/s")]);
+    }
+    for h in headers {
+        cmd.args(["-H", h]);
+    }
+    // A label that is a path is requested itself (with a number), else under /limits/.
+    let path = if label.starts_with('/') {
+        label.to_string()
+    } else {
+        format!("/limits/{label}/")
+    };
+    cmd.arg(format!("http://{host}{path}[1-{n}]"));
+    let start = Instant::now();
+    let out = cmd.output().map_err(|e| e.to_string())?;
+    let took = start.elapsed();
+    let codes: Vec<u16> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| l.trim().parse().ok())
+        .collect();
+    let _ = std::fs::remove_dir_all(&dir);
+    expect(codes.len() == n, || {
+        format!(
+            "{label}: {} of {n} answers (curl {:?})",
+            codes.len(),
+            out.status
+        )
+    })?;
+    Ok((codes, took))
+}
+
+fn count(codes: &[u16], code: u16) -> usize {
+    codes.iter().filter(|c| **c == code).count()
+}
+
+/// `got` is within ±10 % of `want`.
+fn within(got: usize, want: f64) -> bool {
+    (got as f64 - want).abs() <= want * 0.1
+}
+
+/// A burst of `n` requests at once from `via` with `headers`: how many were refused.
+fn refused(ctx: &Ctx, via: &str, headers: &[&str], n: usize, label: &str) -> Result<usize, String> {
+    let (codes, _) = statuses(ctx, via, headers, 0, n, label)?;
+    expect(count(&codes, 200) + count(&codes, 429) == n, || {
+        format!("{label}: statuses other than 200 and 429: {codes:?}")
+    })?;
+    Ok(count(&codes, 429))
+}
+
+/// Behind Cloudflare: from an edge address of the shipped list, `CF-Connecting-IP` is the
+/// client (the app's X-Real-IP, the log line, the limit's key); the same header from an
+/// unlisted address is ignored.
+fn cdn_client_address(ctx: &Ctx) -> Result<(), String> {
+    let (_, burst) = drained()?;
+    let host = ctx.tree.host();
+    let marker = format!("cdn-{}", ctx.nginx.label);
+    let edge = ctx
+        .http(host, "/cdn")
+        .arg("--interface")
+        .arg(CDN_ADDR)
+        .arg("-A")
+        .arg(format!("{marker}-edge"))
+        .header("CF-Connecting-IP: 203.0.113.7")
+        .header("X-Forwarded-For: 203.0.113.7");
+    let v = echo(&ctx.send(&edge), "from Cloudflare's 173.245.48.10")?;
+    expect_header(&v, "x-real-ip", "203.0.113.7", "from Cloudflare")?;
+    expect_header(
+        &v,
+        "x-forwarded-for",
+        "203.0.113.7, 173.245.48.10",
+        "from Cloudflare",
+    )?;
+    let other = ctx
+        .http(host, "/cdn")
+        .arg("--interface")
+        .arg(OTHER_ADDR)
+        .arg("-A")
+        .arg(format!("{marker}-other"))
+        .header("CF-Connecting-IP: 203.0.113.7")
+        .header("X-Forwarded-For: 203.0.113.7");
+    let v = echo(&ctx.send(&other), "from unlisted 192.0.2.10")?;
+    expect_header(&v, "x-real-ip", OTHER_ADDR, "from 192.0.2.10")?;
+    expect_header(&v, "x-forwarded-for", OTHER_ADDR, "from 192.0.2.10")?;
+    for (who, client) in [("edge", "203.0.113.7"), ("other", OTHER_ADDR)] {
+        let lines = logged(ctx, &format!("{marker}-{who}"), 1)?;
+        expect(
+            lines.len() == 1 && lines[0].starts_with(&format!("{client} ")),
+            || format!("the {who} request is logged as {lines:?}, want client {client}"),
+        )?;
+    }
+    // Limits: a burst from one Cloudflare client is refused beyond the burst; another
+    // client through the same edge address is not.
+    let n = burst as usize + 15;
+    let first = refused(
+        ctx,
+        CDN_ADDR,
+        &["CF-Connecting-IP: 203.0.113.20"],
+        n,
+        "cdn-a",
+    )?;
+    expect(first >= 10, || {
+        format!("client 203.0.113.20: {first} of {n} refused, want ≥ 10")
+    })?;
+    let second = refused(
+        ctx,
+        CDN_ADDR,
+        &["CF-Connecting-IP: 203.0.113.21"],
+        5,
+        "cdn-b",
+    )?;
+    expect(second == 0, || {
+        format!("client 203.0.113.21 behind the same edge: {second} of 5 refused")
+    })?;
+    // From the unlisted address the header names nobody: a new value is the same client.
+    let spoofed = refused(
+        ctx,
+        OTHER_ADDR,
+        &["CF-Connecting-IP: 203.0.113.22"],
+        n,
+        "cdn-c",
+    )?;
+    expect(spoofed >= 10, || {
+        format!("192.0.2.10: {spoofed} of {n} refused, want ≥ 10")
+    })?;
+    let again = refused(
+        ctx,
+        OTHER_ADDR,
+        &["CF-Connecting-IP: 203.0.113.23"],
+        5,
+        "cdn-d",
+    )?;
+    // A new client would have its whole burst; this one has the little the bucket
+    // drained since (the rate over a few curl start-ups).
+    expect(again >= 3, || {
+        format!("192.0.2.10 with another CF-Connecting-IP: {again} of 5 refused, want ≥ 3")
+    })
+}
+
+/// One client at 3× the rate for 6 s gets rate × time + burst answers (±10 %) and 429
+/// for the rest; a second client at half the rate at the same time gets none; a third from
+/// an unlisted address, sending the second's CF-Connecting-IP at 3× the rate, is limited
+/// as itself and does not touch the second's budget.
+fn rate_limit_429(ctx: &Ctx) -> Result<(), String> {
+    let (rate, burst) = drained()?;
+    let secs = 6;
+    let fast = (3 * rate * secs) as usize;
+    let slow = (rate * secs / 2) as usize;
+    let run = |via: &'static str, ip: &'static str, r: u32, n: usize, label: &'static str| {
+        let header = format!("CF-Connecting-IP: {ip}");
+        move || statuses(ctx, via, &[&header], r, n, label)
+    };
+    let (a, b, c) = std::thread::scope(|s| {
+        let a = s.spawn(run(CDN_ADDR, "203.0.113.30", 3 * rate, fast, "rl-a"));
+        let b = s.spawn(run(CDN_ADDR, "203.0.113.31", rate / 2, slow, "rl-b"));
+        let c = s.spawn(run(OTHER_ADDR, "203.0.113.31", 3 * rate, fast, "rl-c"));
+        let join = |h: std::thread::ScopedJoinHandle<'_, _>| {
+            h.join()
+                .unwrap_or_else(|_| Err("client thread panicked".to_string()))
+        };
+        (join(a), join(b), join(c))
+    });
+    let (b, _) = b?;
+    expect(count(&b, 200) == slow, || {
+        format!(
+            "the second client at half the rate: {} of {slow} answered 200",
+            count(&b, 200)
+        )
+    })?;
+    for (who, result) in [
+        ("203.0.113.30 via Cloudflare", a),
+        ("192.0.2.10 spoofing", c),
+    ] {
+        let (codes, took) = result?;
+        let ok = count(&codes, 200);
+        let limited = count(&codes, 429);
+        let want_ok = f64::from(rate) * took.as_secs_f64() + f64::from(burst);
+        let want_limited = fast as f64 - want_ok;
+        eprintln!(
+            "rate_limit_429: {who}: {fast} sent in {:.2} s at {} r/s, rate {rate} r/s, burst {burst}: {ok} answered (expected {want_ok:.1}), {limited} × 429 (expected {want_limited:.1})",
+            took.as_secs_f64(),
+            3 * rate
+        );
+        expect(ok + limited == fast, || {
+            format!("{who}: other statuses: {codes:?}")
+        })?;
+        expect(within(ok, want_ok) && within(limited, want_limited), || {
+            format!(
+                "{who}: {ok} answered and {limited} × 429 in {:.2} s, want {want_ok:.1} and {want_limited:.1} (±10 %)",
+                took.as_secs_f64()
+            )
+        })?;
+    }
+    Ok(())
+}
+
+/// A path named with `--limit-path` has its own stricter zone: a burst there is refused
+/// after 1 + 5, while the same client is still served elsewhere and another client there.
+fn limit_path_stricter(ctx: &Ctx) -> Result<(), String> {
+    drained()?;
+    let me = "CF-Connecting-IP: 203.0.113.50";
+    let (codes, _) = statuses(ctx, CDN_ADDR, &[me], 0, 12, "/login/a")?;
+    // 1 + burst 5 at once; one more if the burst took over a second (1 r/s).
+    let ok = count(&codes, 200);
+    expect(
+        (6..=7).contains(&ok) && ok + count(&codes, 429) == 12,
+        || format!("12 requests at once under /login: {codes:?}, want 6 × 200, then 429"),
+    )?;
+    let (codes, _) = statuses(ctx, CDN_ADDR, &[me], 0, 5, "/limits/lp-elsewhere")?;
+    expect(count(&codes, 200) == 5, || {
+        format!("the same client elsewhere: {codes:?}")
+    })?;
+    let other = "CF-Connecting-IP: 203.0.113.51";
+    let (codes, _) = statuses(ctx, CDN_ADDR, &[other], 0, 3, "/login/b")?;
+    expect(count(&codes, 200) == 3, || {
+        format!("another client under /login: {codes:?}")
+    })
+}
+
+/// One request over a new connection to `dest`:80 (the kernel picks `dest` as the source
+/// address too), after a PROXY protocol v1 header naming `client`, or none: the status and
+/// body.
+fn proxied(
+    dest: &str,
+    client: Option<&str>,
+    host: &str,
+    agent: &str,
+) -> Result<(u16, String), String> {
+    let mut s = std::net::TcpStream::connect((dest, 80)).map_err(|e| format!("{dest}:80: {e}"))?;
+    s.set_read_timeout(Some(Duration::from_secs(10)))
+        .map_err(|e| e.to_string())?;
+    let header = client.map_or_else(String::new, |c| {
+        format!("PROXY TCP4 {c} {dest} 40000 80\r\n")
+    });
+    let req = header
+        + &format!(
+            "GET /pp HTTP/1.0\r\nHost: {host}\r\nUser-Agent: {agent}\r\nX-Forwarded-For: 6.6.6.6\r\n\r\n"
+        );
+    s.write_all(req.as_bytes()).map_err(|e| e.to_string())?;
+    let mut out = Vec::new();
+    let _ = s.read_to_end(&mut out);
+    let text = String::from_utf8_lossy(&out).into_owned();
+    let status = text
+        .split(' ')
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    let body = text
+        .split_once("\r\n\r\n")
+        .map(|(_, b)| b.to_string())
+        .unwrap_or_default();
+    Ok((status, body))
+}
+
+/// Behind an L4 balancer (127.0.0.1, trusted): the PROXY header's address is the client
+/// (X-Real-IP, X-Forwarded-For, the log line, the limit's key); from 192.0.2.10 the header
+/// is read but not trusted; without it nginx answers nothing.
+fn proxy_protocol_client_address(ctx: &Ctx) -> Result<(), String> {
+    let (_, burst) = drained()?;
+    let host = ctx.tree.host();
+    let marker = format!("pp-{}", ctx.nginx.label);
+    let headers = |body: &str, what: &str| -> Result<serde_json::Value, String> {
+        serde_json::from_str(body)
+            .map_err(|e| format!("{what}: not the app's JSON ({e}): {body:.200}"))
+    };
+    let (code, body) = proxied(
+        "127.0.0.1",
+        Some("203.0.113.9"),
+        host,
+        &format!("{marker}-lb"),
+    )?;
+    expect(code == 200, || {
+        format!("through the balancer: status {code}")
+    })?;
+    let v = headers(&body, "through the balancer")?;
+    expect_header(&v, "x-real-ip", "203.0.113.9", "through the balancer")?;
+    expect_header(&v, "x-forwarded-for", "203.0.113.9", "through the balancer")?;
+    let (code, body) = proxied(
+        OTHER_ADDR,
+        Some("203.0.113.9"),
+        host,
+        &format!("{marker}-other"),
+    )?;
+    expect(code == 200, || format!("from 192.0.2.10: status {code}"))?;
+    let v = headers(&body, "from 192.0.2.10")?;
+    expect_header(&v, "x-real-ip", OTHER_ADDR, "from 192.0.2.10")?;
+    let (code, _) = proxied("127.0.0.1", None, host, &format!("{marker}-none"))?;
+    expect(code == 0, || {
+        format!("without a PROXY header: status {code}, want no answer")
+    })?;
+    for (who, client) in [("lb", "203.0.113.9"), ("other", OTHER_ADDR)] {
+        let lines = logged(ctx, &format!("{marker}-{who}"), 1)?;
+        expect(
+            lines.len() == 1 && lines[0].starts_with(&format!("{client} ")),
+            || format!("the {who} request is logged as {lines:?}, want client {client}"),
+        )?;
+    }
+    // The limit's key is the PROXY header's client.
+    let n = burst as usize + 15;
+    let mut limited = 0;
+    for _ in 0..n {
+        let (code, _) = proxied("127.0.0.1", Some("203.0.113.40"), host, "pp-burst")?;
+        limited += usize::from(code == 429);
+    }
+    expect(limited >= 10, || {
+        format!("client 203.0.113.40: {limited} of {n} refused, want ≥ 10")
+    })?;
+    let (code, _) = proxied("127.0.0.1", Some("203.0.113.41"), host, "pp-other")?;
+    expect(code == 200, || {
+        format!("client 203.0.113.41 through the same balancer: {code}")
+    })
+}
+
+/// The behaviours of this module.
+pub fn all() -> Vec<Behaviour> {
+    vec![
+        Behaviour {
+            name: "cdn_client_address",
+            applies: |t| t.id == CDN_TREE,
+            run: cdn_client_address,
+        },
+        Behaviour {
+            name: "rate_limit_429",
+            applies: |t| t.id == CDN_TREE,
+            run: rate_limit_429,
+        },
+        Behaviour {
+            name: "limit_path_stricter",
+            applies: |t| t.id == CDN_TREE,
+            run: limit_path_stricter,
+        },
+        Behaviour {
+            name: "proxy_protocol_client_address",
+            applies: |t| t.id == PP_TREE,
+            run: proxy_protocol_client_address,
+        },
+    ]
+}
+
+/// Whether behaviour `name` probes tree `t`: a tree of this module only by its own.
+pub fn probes(name: &str, t: &Tree) -> bool {
+    t.special != Special::Own || all().iter().any(|b| b.name == name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ten_percent_either_way() {
+        assert!(within(88, 80.0) && within(72, 80.0) && !within(89, 80.0) && !within(71, 80.0));
+    }
+}
