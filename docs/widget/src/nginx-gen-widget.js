@@ -18,10 +18,10 @@ import * as glue from './glue.js'; // replaced by wasm/build-widget.mjs
 
 const FILE_FORMATS = ['nginx', 'site', 'sysctl', 'systemd']; // the order of generate().files
 const DEFAULT_SHOW = 'summary,nginx,sysctl';
-const LISTS = new Set(['server_names', 'listen', 'upstreams', 'trusted_proxies']);
+const LISTS = new Set(['server_names', 'listen', 'upstreams', 'trusted_proxies', 'limit_paths']);
 const FLAGS = new Set([
-  'existing_default_server', 'tls', 'ocsp_stapling', 'ktls', 'http3', 'behind_lb', 'bootstrap',
-  'brotli',
+  'existing_default_server', 'tls', 'ocsp_stapling', 'ktls', 'http3', 'cache_status', 'behind_lb',
+  'proxy_protocol', 'rate_limit', 'bootstrap', 'brotli',
 ]);
 const INPUTS = [
   'vcpu', 'ram', 'workload', 'release', 'existing_default_server', 'nginx_version',
