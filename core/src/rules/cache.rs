@@ -53,12 +53,11 @@ pub(super) static PROXY_CACHE_PATH: Rule = Rule {
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
         if on(c) {
             let (max, zone, formula) = sizes(c);
-            let size = |s: ByteSize| s.nginx().unwrap_or_else(|| s.as_u64().to_string());
             let args: Vec<Cow<'static, str>> = vec![
                 [c.i.layout.cache_parent(), "/micro-cache"].concat().into(),
                 "levels=1:2".into(),
                 format!("keys_zone={ZONE}:{}m", zone.as_u64() >> 20).into(),
-                ["max_size=", &size(max)].concat().into(),
+                ["max_size=", &proxy::size(max)].concat().into(),
                 "use_temp_path=off".into(),
             ];
             let text = &PROXY_CACHE_PATH.texts[0];

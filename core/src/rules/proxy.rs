@@ -23,7 +23,8 @@ fn proxies(c: &Ctx) -> bool {
     c.i.workload.proxies()
 }
 
-fn size(s: ByteSize) -> String {
+/// A size as nginx writes it (`32k`, `4m`), else in bytes.
+pub(super) fn size(s: ByteSize) -> String {
     s.nginx().unwrap_or_else(|| s.as_u64().to_string())
 }
 
