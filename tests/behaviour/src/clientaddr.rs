@@ -180,13 +180,11 @@ fn cdn_client_address(ctx: &Ctx) -> Result<(), String> {
     let v = echo(&ctx.send(&other), "from unlisted 192.0.2.10")?;
     expect_header(&v, "x-real-ip", OTHER_ADDR, "from 192.0.2.10")?;
     expect_header(&v, "x-forwarded-for", OTHER_ADDR, "from 192.0.2.10")?;
-    for (who, client) in [("edge", "203.0.113.7"), ("other", OTHER_ADDR)] {
-        let lines = logged(ctx, &format!("{marker}-{who}"), 1)?;
-        expect(
-            lines.len() == 1 && lines[0].starts_with(&format!("{client} ")),
-            || format!("the {who} request is logged as {lines:?}, want client {client}"),
-        )?;
-    }
+    logged_as(
+        ctx,
+        &marker,
+        &[("edge", "203.0.113.7"), ("other", OTHER_ADDR)],
+    )?;
     // Limits: a burst from one Cloudflare client is refused beyond the burst; another
     // client through the same edge address is not.
     let n = burst as usize + 15;
@@ -386,13 +384,11 @@ fn proxy_protocol_client_address(ctx: &Ctx) -> Result<(), String> {
     expect(code == 0, || {
         format!("without a PROXY header: status {code}, want no answer")
     })?;
-    for (who, client) in [("lb", "203.0.113.9"), ("other", OTHER_ADDR)] {
-        let lines = logged(ctx, &format!("{marker}-{who}"), 1)?;
-        expect(
-            lines.len() == 1 && lines[0].starts_with(&format!("{client} ")),
-            || format!("the {who} request is logged as {lines:?}, want client {client}"),
-        )?;
-    }
+    logged_as(
+        ctx,
+        &marker,
+        &[("lb", "203.0.113.9"), ("other", OTHER_ADDR)],
+    )?;
     // The limit's key is the PROXY header's client.
     let n = burst as usize + 15;
     let mut limited = 0;
@@ -436,6 +432,19 @@ pub fn all() -> Vec<Behaviour> {
 }
 
 /// Whether behaviour `name` probes tree `t`: a tree of this module only by its own.
+/// Each `(who, client)`: the one request marked `{marker}-{who}` is logged with `client` as
+/// its address.
+fn logged_as(ctx: &Ctx, marker: &str, expected: &[(&str, &str)]) -> Result<(), String> {
+    for (who, client) in expected {
+        let lines = logged(ctx, &format!("{marker}-{who}"), 1)?;
+        expect(
+            lines.len() == 1 && lines[0].starts_with(&format!("{client} ")),
+            || format!("the {who} request is logged as {lines:?}, want client {client}"),
+        )?;
+    }
+    Ok(())
+}
+
 pub fn probes(name: &str, t: &Tree) -> bool {
     t.special != Special::Own || all().iter().any(|b| b.name == name)
 }
