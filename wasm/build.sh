@@ -11,6 +11,10 @@ cd "$(dirname "$0")/.."
 export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 command -v wasm-opt >/dev/null || { echo "wasm/build.sh: wasm-opt (npm binaryen@132) is missing; run scripts/setup.sh" >&2; exit 1; }
 
+# std rebuilt for size by the pinned nightly, as for the page (scripts/small-std.sh).
+source scripts/small-std.sh
+small_std_env "${CARGO_TARGET_DIR:-$PWD/target/module}"
+
 # wasm-pack --release uses cargo's `release` profile; give it the size settings of the
 # workspace's `wasm-release` profile (opt-level z). Keep the `target_features` section so
 # wasm-bindgen and wasm-opt see which features the code uses; wasm-opt strips it after.

@@ -24,7 +24,7 @@ node --test wasm/node-test/
 node --test tests/e2e/widget.test.mjs
 
 {
-  echo "nginx-gen-wasm module size (wasm-pack --release, opt-level z, LTO, wasm-opt -Oz)"
+  echo "nginx-gen-wasm module size (wasm-pack --release, opt-level z, LTO, std rebuilt by the pinned nightly, wasm-opt -Oz)"
   for f in wasm/pkg-web/nginx_gen_wasm_bg.wasm docs/widget/nginx-gen-widget.js; do
     raw=$(wc -c <"$f"); gz=$(gzip -9c "$f" | wc -c); br=$(brotli -c -q 11 "$f" | wc -c)
     printf '%-40s raw %7d B  gzip -9 %7d B  brotli -q 11 %7d B (%d KiB)\n' "$f" "$raw" "$gz" "$br" $(((br + 1023) / 1024))
