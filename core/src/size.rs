@@ -105,7 +105,9 @@ impl ByteSize {
         }
         for (unit, suffix) in [(GIB, "g"), (MIB, "m"), (KIB, "k")] {
             if n.is_multiple_of(unit) {
-                return Some(format!("{}{suffix}", n / unit));
+                let mut text = crate::digits::keyed("", n / unit);
+                text.push_str(suffix);
+                return Some(text);
             }
         }
         None
@@ -170,13 +172,15 @@ impl FromStr for ByteSize {
 /// Compact form that parses back to the same value: `8G`, `1536M`, `512K`, `1000`.
 impl fmt::Display for ByteSize {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // By the digit loop: the plan writes sizes on every keystroke.
         let n = self.0;
-        for (unit, suffix) in [(TIB, "T"), (GIB, "G"), (MIB, "M"), (KIB, "K")] {
-            if n >= unit && n.is_multiple_of(unit) {
-                return write!(f, "{}{suffix}", n / unit);
-            }
-        }
-        write!(f, "{n}")
+        let (n, suffix) = [(TIB, "T"), (GIB, "G"), (MIB, "M"), (KIB, "K")]
+            .into_iter()
+            .find(|&(unit, _)| n >= unit && n.is_multiple_of(unit))
+            .map_or((n, ""), |(unit, suffix)| (n / unit, suffix));
+        let mut text = crate::digits::keyed("", n);
+        text.push_str(suffix);
+        f.write_str(&text)
     }
 }
 

@@ -63,13 +63,33 @@ impl FromStr for Version {
 
 impl fmt::Display for Version {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}.{}.{}", self.major, self.minor, self.patch)
+        // By the digit loop: the plan writes versions on every keystroke.
+        let mut text = String::with_capacity(16);
+        for (i, part) in [self.major, self.minor, self.patch].into_iter().enumerate() {
+            if i > 0 {
+                text.push('.');
+            }
+            crate::digits::push_u64(&mut text, part.into());
+        }
+        f.write_str(&text)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn displays_every_part() {
+        for (v, text) in [
+            (Version::new(1, 22, 1), "1.22.1"),
+            (Version::new(0, 0, 0), "0.0.0"),
+            (Version::new(u16::MAX, 10, 100), "65535.10.100"),
+        ] {
+            assert_eq!(v.to_string(), text);
+            assert_eq!(format!("[{v}]"), format!("[{text}]"));
+        }
+    }
 
     #[test]
     fn parses_and_orders() {

@@ -127,6 +127,14 @@ macro_rules! inputs {
                 Self { $( $field: self.$field.or(base.$field), )* }
             }
 
+            /// Every field's value in registry order ([`INPUTS`]'s), taken without copies.
+            pub(crate) fn into_values(
+                self,
+            ) -> impl Iterator<Item = Option<$crate::inputs::RawValue>> {
+                use $crate::inputs::raw::RawField;
+                [$( self.$field.map(RawField::into_value), )*].into_iter()
+            }
+
             /// The field named `name` (a JSON key), if the document sets it.
             pub fn get(&self, name: &str) -> Option<$crate::inputs::RawValue> {
                 use $crate::inputs::raw::RawField;

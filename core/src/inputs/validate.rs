@@ -282,8 +282,7 @@ impl Inputs {
         let mut cmd = String::with_capacity(640);
         cmd.push_str("nginx-gen --no-detect");
         let mut switches = String::with_capacity(128);
-        let full = self.to_raw();
-        for input in INPUTS {
+        for (input, value) in INPUTS.iter().zip(self.to_raw().into_values()) {
             let flag = |out: &mut String| {
                 out.push_str(" --");
                 out.push_str(input.flag.long);
@@ -302,7 +301,7 @@ impl Inputs {
                 );
                 continue;
             }
-            match full.get(input.name) {
+            match value {
                 None | Some(RawValue::Bool(false)) => {}
                 Some(RawValue::Bool(true)) => flag(&mut switches),
                 Some(RawValue::Int(n)) => {

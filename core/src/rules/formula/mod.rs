@@ -99,7 +99,7 @@ fn decimal(n: u64, d: u64) -> String {
 
 /// Room for a term's text and what usually follows it (labels, operators, the operand),
 /// so that building a formula does not grow each string several times.
-const TEXT_CAPACITY: usize = 48;
+const TEXT_CAPACITY: usize = 96;
 
 /// `n` in decimal, in a string with room for the rest of a formula.
 fn whole(n: u64) -> String {
