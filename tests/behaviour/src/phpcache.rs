@@ -224,18 +224,6 @@ fn lock_one_php_run(ctx: &Ctx) -> Result<(), String> {
     let _fpm = start(ctx)?;
     let path = format!("{PAGE}?c=lock&ms=600");
     let req = ctx.site(&path);
-    let answers: Vec<Result<String, String>> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..10)
-            .map(|_| s.spawn(|| status(&ctx.send(&req), &path)))
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| {
-                h.join()
-                    .unwrap_or_else(|_| Err("a client thread panicked".into()))
-            })
-            .collect()
-    });
-    let statuses = answers.into_iter().collect::<Result<Vec<_>, _>>()?;
+    let statuses = crate::cache::at_once(10, || status(&ctx.send(&req), &path))?;
     expect_runs("lock", 1, &format!("10 concurrent misses ({statuses:?})"))
 }
