@@ -47,7 +47,13 @@ fn canonical(plan: &Plan, out: &mut String) {
 
 fn grid() -> String {
     let mut out = String::new();
-    for workload in ["static", "proxy", "api", "mixed"] {
+    for workload in ["static", "proxy", "api", "mixed", "php"] {
+        // The micro-cache wherever there is an application (proxied or PHP).
+        let cache = if workload == "static" {
+            ""
+        } else {
+            r#", "cache": "micro", "cache_status": true"#
+        };
         for (vcpu, ram, clients) in [
             (1, "512M", "null"),
             (4, "8G", "null"),
@@ -64,8 +70,9 @@ fn grid() -> String {
                     r#""layout": "docker", "behind_lb": true, "trusted_proxies": ["10.1.0.0/16"], "upstreams": ["10.0.0.2:8080", "127.0.0.1:20000"]"#,
                     r#""layout": "rhel", "lang": "de", "static_files": 200000, "response_size": "4M", "nginx_version": "1.18.0""#,
                 ] {
+                    let cache = if extra.contains("rhel") { cache } else { "" };
                     let json = format!(
-                        r#"{{"vcpu": {vcpu}, "ram": "{ram}", "clients": {clients}, "workload": "{workload}", {tls}, {extra}}}"#
+                        r#"{{"vcpu": {vcpu}, "ram": "{ram}", "clients": {clients}, "workload": "{workload}", {tls}, {extra}{cache}}}"#
                     );
                     // Some pairs are not inputs (HTTP/3 with nginx 1.18): they generate nothing.
                     if let Ok(inputs) = Inputs::from_json(&json) {

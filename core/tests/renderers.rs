@@ -28,7 +28,7 @@ fn fixture(name: &str) -> Inputs {
         }
         "php_tls_rhel" => {
             r#"{"vcpu": 2, "ram": "2G", "workload": "php", "tls": true, "layout": "rhel",
-                "php_child_memory": "48M", "response_size": "64K"}"#
+                "php_child_memory": "48M", "response_size": "64K", "cache": "micro", "cache_status": true}"#
         }
         _ => unreachable!(),
     };

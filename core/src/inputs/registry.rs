@@ -266,7 +266,7 @@ inputs! {
         kind: Kind::Choice(Cache::NAMES),
         default: Value("off"),
         help: "Cache the application's pages for a second (micro)",
-        note: "proxy, api, mixed",
+        note: "proxy, api, mixed, php",
         form: Form::at(Section::Workload, 8, Widget::Select),
     }
     /// Send `X-Cache-Status` (HIT, MISS, BYPASS…) with cached responses.

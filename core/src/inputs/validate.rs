@@ -163,7 +163,7 @@ impl Inputs {
                 Msg::of(&texts::ACCEPTED_STATUS_PORT),
             );
         }
-        if self.cache != Cache::Off && !self.workload.proxies() {
+        if self.cache != Cache::Off && self.workload == super::Workload::Static {
             c.fail(
                 "cache",
                 Msg::of(&texts::CACHE_APP),
@@ -207,7 +207,7 @@ impl Inputs {
             raw.set(n, Some(super::input(n)?.sample())).ok()?;
         }
         // The PHP inputs matter (and are written in the command) only with workload php;
-        // the micro-cache needs a proxied application.
+        // the micro-cache needs an application (a proxied one here).
         let workload = match name {
             n if n.starts_with("php_") => Some("php"),
             "cache" | "cache_status" => Some("proxy"),
@@ -402,6 +402,23 @@ mod tests {
             .unwrap_err();
         let fields: Vec<_> = err.0.iter().map(|e| e.field.as_str()).collect();
         assert_eq!(fields, ["vcpu", "ram", "workload", "server_names"]);
+    }
+
+    #[test]
+    fn micro_caching_needs_an_application() {
+        for workload in ["proxy", "api", "mixed", "php"] {
+            let json = format!(r#"{{"workload": "{workload}", "cache": "micro"}}"#);
+            assert_eq!(raw(&json).unwrap().cache, Cache::Micro, "{workload}");
+        }
+        let err = raw(r#"{"workload": "static", "cache": "micro"}"#).unwrap_err();
+        assert_eq!(err.0[0].field, "cache");
+        assert_eq!(
+            err.0[0].message,
+            "micro-caching needs an application, proxied or PHP"
+        );
+        assert!(err.0[0].accepted.contains("php"), "{}", err.0[0].accepted);
+        let err = raw(r#"{"workload": "php", "cache_status": true}"#).unwrap_err();
+        assert_eq!(err.0[0].field, "cache_status");
     }
 
     #[test]

@@ -1,22 +1,37 @@
 //! Micro-caching of the application's responses (`--cache micro`): a page is kept for a
 //! second, so a burst of requests for it reaches the application once a second, and only
-//! one of them at a time.
+//! one of them at a time. A proxied application's pages go through `proxy_cache_*` in the
+//! proxied location, PHP's through `fastcgi_cache_*` in the scripts' location; both caches
+//! are sized alike and skip the same requests (`$cache_bypass`).
 
 use std::borrow::Cow;
 
 use super::formula::{Formula, Term};
-use super::{Ctx, Decide, Out, Rule, Text, proxy};
-use crate::inputs::Cache;
+use super::{Ctx, Decide, Out, Rule, Text, php, proxy};
+use crate::inputs::{Cache, Workload};
 use crate::plan::{Scope, TableRole};
 use crate::size::ByteSize;
 
 /// The zone's name, in `proxy_cache_path` and `proxy_cache`.
 const ZONE: &str = "micro";
+/// PHP's zone, in `fastcgi_cache_path` and `fastcgi_cache`.
+const PHP_ZONE: &str = "php_micro";
 /// Keys a MiB of the keys zone holds (nginx's documentation: about 8000).
 const KEYS_PER_MIB: u64 = 8000;
 
+/// Micro-caching is on (validation allows it for every workload with an application).
 fn on(c: &Ctx) -> bool {
-    c.i.cache == Cache::Micro && c.i.workload.proxies()
+    c.i.cache == Cache::Micro && c.i.workload != Workload::Static
+}
+
+/// Micro-caching of a proxied application.
+fn proxied(c: &Ctx) -> bool {
+    on(c) && c.i.workload.proxies()
+}
+
+/// Micro-caching of PHP's pages.
+fn php_on(c: &Ctx) -> bool {
+    on(c) && c.i.workload == Workload::Php
 }
 
 /// The cache's size on disk and its keys zone, with their formulas.
@@ -43,25 +58,42 @@ fn sizes(c: &Ctx) -> (ByteSize, ByteSize, Formula) {
     )
 }
 
+static CACHE_PATH: Text = Text::new(
+    "cache_path",
+    "Cached pages are files the kernel keeps in its page cache: a sixteenth of RAM (16 MiB to 1 GiB) holds what a second's caching keeps, and the keys zone (8000 keys a MiB) indexes that many typical pages. Files are written in place (use_temp_path=off), not copied from the temporary directory.",
+)
+.inputs(&["cache", "ram", "response_size", "layout"]);
+
+/// `proxy_cache_path` or `fastcgi_cache_path`: the directory `dir` under the layout's cache
+/// parent, the zone `zone`, both sized by [`sizes`].
+fn cache_path(c: &Ctx, out: &mut Out, dir: &str, zone: &str) {
+    let (max, zone_size, formula) = sizes(c);
+    let args: Vec<Cow<'static, str>> = vec![
+        [c.i.layout.cache_parent(), dir].concat().into(),
+        "levels=1:2".into(),
+        format!("keys_zone={zone}:{}m", zone_size.as_u64() >> 20).into(),
+        ["max_size=", &proxy::size(max)].concat().into(),
+        "use_temp_path=off".into(),
+    ];
+    out.set_args(Scope::Http, args, &CACHE_PATH, Some(formula));
+}
+
 pub(super) static PROXY_CACHE_PATH: Rule = Rule {
     name: "proxy_cache_path",
-    texts: &[Text::new(
-        "proxy_cache_path",
-        "Cached pages are files the kernel keeps in its page cache: a sixteenth of RAM (16 MiB to 1 GiB) holds what a second's caching keeps, and the keys zone (8000 keys a MiB) indexes that many typical pages. Files are written in place (use_temp_path=off), not copied from the temporary directory.",
-    )
-    .inputs(&["cache", "ram", "response_size", "layout"])],
+    texts: &[CACHE_PATH],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
-        if on(c) {
-            let (max, zone, formula) = sizes(c);
-            let args: Vec<Cow<'static, str>> = vec![
-                [c.i.layout.cache_parent(), "/micro-cache"].concat().into(),
-                "levels=1:2".into(),
-                format!("keys_zone={ZONE}:{}m", zone.as_u64() >> 20).into(),
-                ["max_size=", &proxy::size(max)].concat().into(),
-                "use_temp_path=off".into(),
-            ];
-            let text = &PROXY_CACHE_PATH.texts[0];
-            out.set_args(Scope::Http, args, text, Some(formula));
+        if proxied(c) {
+            cache_path(c, out, "/micro-cache", ZONE);
+        }
+    }),
+};
+
+pub(super) static FASTCGI_CACHE_PATH: Rule = Rule {
+    name: "fastcgi_cache_path",
+    texts: &[CACHE_PATH],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        if php_on(c) {
+            cache_path(c, out, "/php-micro-cache", PHP_ZONE);
         }
     }),
 };
@@ -86,8 +118,15 @@ pub(super) static BYPASS_MAP: Rule = Rule {
 
 /// A directive of the proxied location, with micro-caching on.
 fn location_setting(c: &Ctx, out: &mut Out, args: &[&'static str], text: &Text) {
-    if on(c) {
+    if proxied(c) {
         out.set(proxy::location(c), args, text);
+    }
+}
+
+/// A directive of the PHP scripts' location, with micro-caching on.
+fn script_setting(c: &Ctx, out: &mut Out, args: &[&'static str], text: &Text) {
+    if php_on(c) {
+        out.set(php::scripts(c), args, text);
     }
 }
 
@@ -184,6 +223,115 @@ pub(super) static PROXY_NO_CACHE: Rule = Rule {
     }),
 };
 
+pub(super) static FASTCGI_CACHE: Rule = Rule {
+    name: "fastcgi_cache",
+    texts: &[
+        Text::new("fastcgi_cache", "Answer PHP's pages from the micro-cache.").inputs(&["cache"]),
+    ],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        script_setting(c, out, &[PHP_ZONE], &FASTCGI_CACHE.texts[0]);
+    }),
+};
+
+pub(super) static FASTCGI_CACHE_KEY: Rule = Rule {
+    name: "fastcgi_cache_key",
+    texts: &[Text::new(
+        "fastcgi_cache_key",
+        "One entry per scheme, host name, method and URL (FastCGI has no default key). Only GET and HEAD are cached, but the method still counts: PHP answers a HEAD with headers only, and without the method in the key that empty page would be stored and sent to the GETs after it.",
+    )
+    .inputs(&["cache"])],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        let args = &["$scheme$request_method$host$request_uri"];
+        script_setting(c, out, args, &FASTCGI_CACHE_KEY.texts[0]);
+    }),
+};
+
+pub(super) static FASTCGI_CACHE_VALID: Rule = Rule {
+    name: "fastcgi_cache_valid",
+    texts: &[Text::new(
+        "fastcgi_cache_valid",
+        "A page is fresh for one second, unless PHP says otherwise (Cache-Control, Expires); error pages are not kept.",
+    )
+    .inputs(&["cache"])],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        let args = &["200", "301", "1s"];
+        script_setting(c, out, args, &FASTCGI_CACHE_VALID.texts[0]);
+    }),
+};
+
+pub(super) static FASTCGI_IGNORE_HEADERS: Rule = Rule {
+    name: "fastcgi_ignore_headers",
+    texts: &[Text::new(
+        "omit.fastcgi_ignore_headers",
+        "A response that sets a cookie (a PHP session starting, a login) is never stored, so no visitor gets another's cookie; nor is one whose Cache-Control or Expires forbids it (PHP's sessions send both). Ignoring those headers would cache them.",
+    )
+    .inputs(&["cache"])],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        if php_on(c) {
+            out.omit(php::scripts(c), &FASTCGI_IGNORE_HEADERS.texts[0]);
+        }
+    }),
+};
+
+pub(super) static FASTCGI_CACHE_LOCK: Rule = Rule {
+    name: "fastcgi_cache_lock",
+    texts: &[Text::new(
+        "fastcgi_cache_lock",
+        "Concurrent requests for a page not yet cached wait for the first one's response instead of each taking a PHP-FPM child.",
+    )
+    .inputs(&["cache"])],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        script_setting(c, out, &["on"], &FASTCGI_CACHE_LOCK.texts[0]);
+    }),
+};
+
+pub(super) static FASTCGI_CACHE_USE_STALE: Rule = Rule {
+    name: "fastcgi_cache_use_stale",
+    texts: &[Text::new(
+        "fastcgi_cache_use_stale",
+        "While a page is refreshed, and while PHP-FPM is unreachable, too slow or answers 500 or 503, clients get the page of a moment ago.",
+    )
+    .inputs(&["cache"])],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        let args = &["updating", "error", "timeout", "http_500", "http_503"];
+        script_setting(c, out, args, &FASTCGI_CACHE_USE_STALE.texts[0]);
+    }),
+};
+
+pub(super) static FASTCGI_CACHE_BACKGROUND_UPDATE: Rule = Rule {
+    name: "fastcgi_cache_background_update",
+    texts: &[Text::new(
+        "fastcgi_cache_background_update",
+        "An expired page is refreshed by one PHP run in a subrequest while its client gets the stale copy at once.",
+    )
+    .inputs(&["cache"])],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        script_setting(c, out, &["on"], &FASTCGI_CACHE_BACKGROUND_UPDATE.texts[0]);
+    }),
+};
+
+pub(super) static FASTCGI_CACHE_BYPASS: Rule = Rule {
+    name: "fastcgi_cache_bypass",
+    texts: &[Text::new(
+        "fastcgi_cache_bypass",
+        "Requests with a cookie (a PHP session) or credentials run PHP; other methods than GET and HEAD always do.",
+    )
+    .inputs(&["cache"])],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        script_setting(c, out, &["$cache_bypass"], &FASTCGI_CACHE_BYPASS.texts[0]);
+    }),
+};
+
+pub(super) static FASTCGI_NO_CACHE: Rule = Rule {
+    name: "fastcgi_no_cache",
+    texts: &[
+        Text::new("fastcgi_no_cache", "Their pages are not stored either.").inputs(&["cache"]),
+    ],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        script_setting(c, out, &["$cache_bypass"], &FASTCGI_NO_CACHE.texts[0]);
+    }),
+};
+
 pub(super) static CACHE_STATUS: Rule = Rule {
     name: "add_header",
     texts: &[Text::new(
@@ -205,7 +353,7 @@ pub(super) static CACHE_STATUS: Rule = Rule {
 #[cfg(test)]
 mod tests {
     use crate::plan::{LocationRole, Scope, ServerRole};
-    use crate::rules::testing::{formula, plan, value, values, values_in};
+    use crate::rules::testing::{formula, omitted, plan, value, values, values_in};
 
     #[test]
     fn off_by_default_and_sized_from_ram_and_page_size() {
@@ -289,5 +437,91 @@ mod tests {
         assert!(header(
             r#"{"workload": "proxy", "cache": "micro", "cache_status": true}"#
         ));
+    }
+
+    #[test]
+    fn php_gets_a_cache_of_its_own_sized_as_the_proxied_one() {
+        assert_eq!(
+            value(&plan(r#"{"workload": "php"}"#), "fastcgi_cache"),
+            None
+        );
+        let json = |w: &str| format!(r#"{{"workload": "{w}", "cache": "micro", "ram": "8G"}}"#);
+        let (php, proxied) = (plan(&json("php")), plan(&json("proxy")));
+        assert_eq!(
+            value(&php, "fastcgi_cache_path").unwrap(),
+            "/var/lib/nginx/php-micro-cache levels=1:2 keys_zone=php_micro:3m max_size=512m use_temp_path=off"
+        );
+        // The same numbers and formula as the proxied cache's.
+        assert_eq!(
+            formula(&php, "fastcgi_cache_path"),
+            formula(&proxied, "proxy_cache_path")
+        );
+        assert!(values(&php, "proxy_cache_path").is_empty());
+        assert!(values(&proxied, "fastcgi_cache_path").is_empty());
+        let rhel =
+            plan(r#"{"workload": "php", "cache": "micro", "layout": "rhel", "ram": "256M"}"#);
+        let path = value(&rhel, "fastcgi_cache_path").unwrap();
+        assert!(
+            path.contains("keys_zone=php_micro:1m max_size=16m"),
+            "{path}"
+        );
+    }
+
+    #[test]
+    fn php_pages_are_cached_in_the_scripts_location_but_not_for_users() {
+        let p = plan(r#"{"workload": "php", "cache": "micro", "tls": true}"#);
+        let scripts = Scope::Location {
+            server: ServerRole::SiteTls,
+            location: LocationRole::Php,
+        };
+        let written: Vec<(&str, Vec<String>)> = [
+            "fastcgi_cache",
+            "fastcgi_cache_key",
+            "fastcgi_cache_valid",
+            "fastcgi_cache_lock",
+            "fastcgi_cache_use_stale",
+            "fastcgi_cache_background_update",
+            "fastcgi_cache_bypass",
+            "fastcgi_no_cache",
+        ]
+        .into_iter()
+        .map(|name| (name, values_in(&p, scripts, name)))
+        .collect();
+        let one = |v: &str| vec![v.to_string()];
+        assert_eq!(
+            written,
+            [
+                ("fastcgi_cache", one("php_micro")),
+                // The method too: PHP answers HEAD without a body.
+                (
+                    "fastcgi_cache_key",
+                    one("$scheme$request_method$host$request_uri")
+                ),
+                ("fastcgi_cache_valid", one("200 301 1s")),
+                ("fastcgi_cache_lock", one("on")),
+                // fastcgi_cache_use_stale knows no http_502 or http_504.
+                (
+                    "fastcgi_cache_use_stale",
+                    one("updating error timeout http_500 http_503")
+                ),
+                ("fastcgi_cache_background_update", one("on")),
+                ("fastcgi_cache_bypass", one("$cache_bypass")),
+                ("fastcgi_no_cache", one("$cache_bypass")),
+            ]
+        );
+        // Responses with Set-Cookie stay uncached: nothing is ignored.
+        assert!(omitted(&p, "fastcgi_ignore_headers"));
+        assert!(values(&p, "fastcgi_ignore_headers").is_empty());
+        assert!(!omitted(
+            &plan(r#"{"workload": "php"}"#),
+            "fastcgi_ignore_headers"
+        ));
+        let maps = values(&p, "map");
+        assert!(maps.contains(&"$http_cookie$http_authorization $cache_bypass".to_string()));
+        assert!(values(&p, "proxy_cache").is_empty());
+        let status = plan(r#"{"workload": "php", "cache": "micro", "cache_status": true}"#);
+        assert!(
+            values(&status, "add_header").contains(&"X-Cache-Status $upstream_cache_status".into())
+        );
     }
 }

@@ -11,7 +11,7 @@ fn php(c: &Ctx) -> bool {
 }
 
 /// The location of PHP scripts.
-fn scripts(c: &Ctx) -> Scope {
+pub(super) fn scripts(c: &Ctx) -> Scope {
     Scope::Location {
         server: c.content_server(),
         location: LocationRole::Php,

@@ -1136,6 +1136,7 @@ pub fn all() -> Vec<Behaviour> {
     ]
     .into_iter()
     .chain(crate::php::all())
+    .chain(crate::phpcache::all())
     .chain(crate::clientaddr::all())
     .collect()
 }
@@ -1161,8 +1162,8 @@ mod tests {
         assert_eq!(names.len(), all.len());
         assert_eq!(
             all.len(),
-            37,
-            "the 22 behaviours of issue 11 and 15 of issue 14"
+            43,
+            "the 22 behaviours of issue 11 and 21 of issue 14"
         );
     }
 

@@ -85,15 +85,14 @@ pub fn post_never_cached(ctx: &Ctx) -> Result<(), String> {
     Ok(())
 }
 
-/// Ten concurrent requests for a slow page not yet cached: one reaches the app, the others
-/// wait for its answer (`proxy_cache_lock`) and all get the page.
-pub fn lock_one_upstream_request(ctx: &Ctx) -> Result<(), String> {
-    let path = "/slow/cache?lock=1";
-    let req = ctx.site(path);
-    let answers: Vec<Result<String, String>> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..10)
-            .map(|_| s.spawn(|| status(&ctx.send(&req))))
-            .collect();
+/// Runs `probe` `n` times at once, each on a thread of its own: every answer, or the first
+/// error.
+pub fn at_once<T: Send>(
+    n: usize,
+    probe: impl Fn() -> Result<T, String> + Sync,
+) -> Result<Vec<T>, String> {
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..n).map(|_| s.spawn(&probe)).collect();
         handles
             .into_iter()
             .map(|h| {
@@ -101,8 +100,15 @@ pub fn lock_one_upstream_request(ctx: &Ctx) -> Result<(), String> {
                     .unwrap_or_else(|_| Err("a client thread panicked".into()))
             })
             .collect()
-    });
-    let statuses = answers.into_iter().collect::<Result<Vec<_>, _>>()?;
+    })
+}
+
+/// Ten concurrent requests for a slow page not yet cached: one reaches the app, the others
+/// wait for its answer (`proxy_cache_lock`) and all get the page.
+pub fn lock_one_upstream_request(ctx: &Ctx) -> Result<(), String> {
+    let path = "/slow/cache?lock=1";
+    let req = ctx.site(path);
+    let statuses = at_once(10, || status(&ctx.send(&req)))?;
     expect_count(
         ctx,
         path,

@@ -40,6 +40,10 @@ pub enum Special {
     Cache,
     /// `--workload php`: Debian's PHP-FPM behind it (`crate::php`).
     Php,
+    /// `--workload php --cache micro --cache-status`: only `php_config_valid` and the PHP
+    /// cache's behaviours run on it (`crate::phpcache`; the others expect every request to
+    /// reach PHP).
+    PhpCache,
     /// Probed by its own behaviours only (`clientaddr`).
     Own,
 }
@@ -190,7 +194,13 @@ impl Tree {
 
     /// Whether `behaviour` runs on this tree.
     pub fn runs(&self, behaviour: &str) -> bool {
-        self.special != Special::Cache || behaviour.starts_with("cache_")
+        match self.special {
+            Special::Cache => behaviour.starts_with("cache_"),
+            Special::PhpCache => {
+                behaviour.starts_with("php_cache_") || behaviour == "php_config_valid"
+            }
+            _ => true,
+        }
     }
 
     /// Whether the tree runs on this nginx at all.
@@ -300,6 +310,19 @@ pub fn trees() -> Vec<Tree> {
         Tree::new("php", "php", "php.test")
             .special(Special::Php)
             .extra(&["--vcpu", "2", "--ram", "1G"]),
+    );
+    t.push(
+        Tree::new("php-cache", "php", "phpcache.test")
+            .special(Special::PhpCache)
+            .extra(&[
+                "--vcpu",
+                "2",
+                "--ram",
+                "1G",
+                "--cache",
+                "micro",
+                "--cache-status",
+            ]),
     );
     t.push(
         Tree::new("readme", "proxy", "example.com")

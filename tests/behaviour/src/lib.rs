@@ -22,5 +22,6 @@ pub mod clientaddr;
 pub mod grid;
 pub mod logs;
 pub mod php;
+pub mod phpcache;
 pub mod report;
 pub mod run;

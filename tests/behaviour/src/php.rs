@@ -34,7 +34,7 @@ pub fn all() -> Vec<Behaviour> {
     vec![
         Behaviour {
             name: "php_config_valid",
-            applies: php,
+            applies: |t| matches!(t.special, Special::Php | Special::PhpCache),
             run: config_valid,
         },
         Behaviour {
@@ -78,7 +78,8 @@ fn tree_dir(ctx: &Ctx) -> PathBuf {
 }
 
 /// A PHP-FPM master running the generated pool; stopped (and its children with it) on drop.
-struct Fpm {
+#[derive(Debug)]
+pub struct Fpm {
     child: Child,
     log: PathBuf,
     conf: PathBuf,
@@ -125,7 +126,9 @@ fn fpm_test(conf: &Path) -> Result<(), String> {
 }
 
 impl Fpm {
-    fn start(ctx: &Ctx) -> Result<Self, String> {
+    /// Writes the test's `[global]` section, checks it with `php-fpm -t` and starts the
+    /// master; returns once the pool's socket exists.
+    pub fn start(ctx: &Ctx) -> Result<Self, String> {
         let (conf, log) = write_conf(ctx)?;
         fpm_test(&conf)?;
         let child = Command::new(FPM)
@@ -218,7 +221,7 @@ fn pss_bytes(pid: u32) -> u64 {
 }
 
 /// Writes a file under the document root.
-fn write(ctx: &Ctx, rel: &str, data: &str) -> Result<(), String> {
+pub fn write(ctx: &Ctx, rel: &str, data: &str) -> Result<(), String> {
     let p = Path::new(ctx.tree.root).join(rel.trim_start_matches('/'));
     std::fs::create_dir_all(p.parent().expect("has a parent")).map_err(|e| e.to_string())?;
     std::fs::write(&p, data).map_err(|e| format!("{}: {e}", p.display()))
