@@ -156,7 +156,13 @@ async fn fetch_text(url: &str) -> Result<String, String> {
     let Some(w) = window() else {
         return Err("no browser".to_owned());
     };
-    let fail = |e: JsValue| e.as_string().unwrap_or_else(|| format!("{e:?}"));
+    // The error's own message (a fetch rejects with a TypeError); not `{e:?}`: the release
+    // build compiles `Debug` out (scripts/small-std.sh).
+    let fail = |e: JsValue| {
+        e.as_string()
+            .or_else(|| e.dyn_ref::<js_sys::Error>().map(|e| e.message().into()))
+            .unwrap_or_else(|| "the request failed".to_owned())
+    };
     let response = wasm_bindgen_futures::JsFuture::from(w.fetch_with_str(url))
         .await
         .map_err(fail)?;

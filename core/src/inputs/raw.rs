@@ -274,7 +274,7 @@ impl Shape {
                 let s = r.string()?;
                 match self {
                     Self::Number | Self::Text => Ok(Some(RawValue::Text(s))),
-                    _ => wrong(r, &format!("string {s:?}")),
+                    _ => wrong(r, &["string ", &quoted(&s)].concat()),
                 }
             }
             Some(b'-' | b'0'..=b'9') => match (r.number()?, self) {
@@ -411,6 +411,22 @@ pub(crate) fn printable_up_to(s: &str, max: usize) -> String {
     out
 }
 
+/// `s` in double quotes, escaped as `{s:?}` shows it (`serde_json`'s words for a string
+/// value), without `Debug`: the browser builds compile `Debug` out (`-Zfmt-debug=none`).
+fn quoted(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        if c == '\'' {
+            out.push(c);
+        } else {
+            escape_into(&mut out, c);
+        }
+    }
+    out.push('"');
+    out
+}
+
 /// Characters shown as `\u{…}` besides the control characters: Unicode's invisible and
 /// format characters, separators other than the space, combining marks, private use and
 /// non-characters (ranges, inclusive). `char::escape_debug` asks the standard library's
@@ -475,6 +491,21 @@ fn escape_into(out: &mut String, c: char) {
 #[cfg(test)]
 mod tests {
     use super::super::Inputs;
+
+    #[test]
+    fn quoted_as_debug_quotes() {
+        for s in [
+            "yes",
+            "",
+            "it's",
+            "a \"b\"",
+            "back\\slash",
+            "tab\tnew\nline\0",
+            "\u{7f}\u{200b}é",
+        ] {
+            assert_eq!(super::quoted(s), format!("{s:?}"), "{s:?}");
+        }
+    }
 
     /// The escapes are `escape_debug`'s for ASCII, the Latin-1 block, the listed ranges'
     /// edges and common scripts; elsewhere (unassigned code points and the like) the
