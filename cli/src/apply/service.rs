@@ -407,10 +407,15 @@ fn fpm_children(master: u32) -> Vec<u32> {
     out
 }
 
+/// How long PHP-FPM's master must stay up after its old children are gone when no new one
+/// shows (a pool of `pm = ondemand` keeps none idle).
+const ONDEMAND_SETTLE: Duration = Duration::from_secs(3);
+
 /// `systemctl reload` of PHP-FPM (its unit's `kill -USR2`: the master re-executes itself
 /// with the files on disk, keeping its pid and its listening sockets), done when none of
-/// the old children is left and a new one runs: the master took the new pool. The master
-/// gone, or its old children still there after [`RELOAD_TIMEOUT`]: a failure. Not running:
+/// the old children is left and a new one runs: the master took the new pool (or, with no
+/// new child, once the master stayed up [`ONDEMAND_SETTLE`] after). The master gone, or
+/// its old children still there after [`RELOAD_TIMEOUT`]: a failure. Not running:
 /// `systemctl start`.
 fn php_reload(fpm: &Fpm) -> Result<Outcome, String> {
     let unit = fpm.name.as_str();
@@ -423,6 +428,7 @@ fn php_reload(fpm: &Fpm) -> Result<Outcome, String> {
     };
     let line = run_command("systemctl", &["reload", unit])?;
     let start = std::time::Instant::now();
+    let mut gone_at = None;
     loop {
         std::thread::sleep(Duration::from_millis(50));
         // Not its title: the master re-executes itself, and is titled again after.
@@ -438,15 +444,23 @@ fn php_reload(fpm: &Fpm) -> Result<Outcome, String> {
         let now = fpm_children(master);
         let stale: Vec<&u32> = old.iter().filter(|p| now.contains(p)).collect();
         let fresh = now.iter().any(|p| !old.contains(p));
-        // A pool without idle children (pm = ondemand) has none to show: a second
-        // without the old ones and with the master alive.
-        if stale.is_empty()
-            && (fresh || (old.is_empty() && start.elapsed() > Duration::from_secs(1)))
-        {
-            return Ok(Outcome::Done(format!(
-                "{line} (new children in {} ms, the old ones gone)",
-                start.elapsed().as_millis()
-            )));
+        if stale.is_empty() {
+            // A pool without idle children (pm = ondemand) has none to show: the old ones
+            // gone and the master alive for a while.
+            let since = *gone_at.get_or_insert_with(std::time::Instant::now);
+            if fresh || since.elapsed() >= ONDEMAND_SETTLE {
+                return Ok(Outcome::Done(if fresh {
+                    format!(
+                        "{line} (new children in {} ms, the old ones gone)",
+                        start.elapsed().as_millis()
+                    )
+                } else {
+                    format!(
+                        "{line} (the old children gone, the master running {} s later; no idle children to show: pm = ondemand?)",
+                        ONDEMAND_SETTLE.as_secs()
+                    )
+                }));
+            }
         }
         if start.elapsed() > RELOAD_TIMEOUT {
             return Err(format!(
