@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds, once, the Debian 12 root the booted-host tests boot with systemd-nspawn
 # (tests/host/, stage 57-host): debootstrap bookworm with systemd, dbus, nginx, curl,
-# iproute2, procps and openssl, plus
+# iproute2, procps, openssl and php8.2-fpm (Debian's PHP-FPM, running its stock www pool,
+# for apply and check of the php workload's pool file), plus
 #   - a site of its own, old.example, in sites-enabled beside Debian's default site,
 #     answering "old.example: the site that was here before\n";
 #   - the guide's sysctl file /etc/sysctl.d/99-nginx-tuning.conf.
@@ -48,7 +49,7 @@ rm -rf "$tmp"
 say "debootstrap bookworm into $tmp (a few minutes, once)"
 start=$SECONDS
 debootstrap --variant=minbase \
-  --include=systemd,systemd-sysv,dbus,nginx,curl,iproute2,procps,openssl,ca-certificates \
+  --include=systemd,systemd-sysv,dbus,nginx,curl,iproute2,procps,openssl,ca-certificates,php8.2-fpm \
   bookworm "$tmp" "$mirror" >"$cache/debootstrap.log" 2>&1 || {
   tail -30 "$cache/debootstrap.log" >&2
   echo "host-root: FATAL: debootstrap failed (log: $cache/debootstrap.log)" >&2
@@ -86,6 +87,9 @@ echo nginx-gen-host >"$tmp/etc/hostname"
 # enablement link is made by its postinst; make sure).
 mkdir -p "$tmp/etc/systemd/system/multi-user.target.wants"
 ln -sf /lib/systemd/system/nginx.service "$tmp/etc/systemd/system/multi-user.target.wants/nginx.service"
+# So does PHP-FPM, with Debian's stock pool /etc/php/8.2/fpm/pool.d/www.conf.
+[ -x "$tmp/usr/sbin/php-fpm8.2" ] || { echo "host-root: FATAL: php8.2-fpm not installed" >&2; exit 1; }
+ln -sf /lib/systemd/system/php8.2-fpm.service "$tmp/etc/systemd/system/multi-user.target.wants/php8.2-fpm.service"
 # Nothing in the container needs a login prompt or the network's time.
 for unit in console-getty.service getty@.service systemd-timesyncd.service apt-daily.timer \
             apt-daily-upgrade.timer e2scrub_all.timer fstrim.timer; do

@@ -14,11 +14,12 @@ say() { printf '\033[1msetup:\033[0m %s\n' "$*"; }
 # python3-venv (gixy-ng and crossplane; its python3 runs the benchmark's TLS handshake client),
 # libssl-dev + pkg-config (the capacity bench's TLS client links the system's OpenSSL, as
 # nginx does), debootstrap + systemd-container (the booted-host tests: scripts/host-root.sh's
-# Debian 12 root, booted by systemd-nspawn).
+# Debian 12 root, booted by systemd-nspawn), php8.2-fpm (its own -t of the php pool in
+# tests/apply.rs; stage 55 installs it too).
 # Never binaryen: Debian's 108 corrupts current wasm-bindgen output (see README).
 packages=(nginx libnginx-mod-http-brotli-filter libnginx-mod-http-brotli-static openssl
           chromium chromium-driver brotli wrk hyperfine python3-venv iproute2 curl
-          nghttp2-client libssl-dev pkg-config debootstrap systemd-container)
+          nghttp2-client libssl-dev pkg-config debootstrap systemd-container php8.2-fpm)
 bash scripts/apt-missing.sh "${packages[@]}"
 # The service the package starts is not ours: the tests run their own nginx processes.
 if command -v systemctl >/dev/null 2>&1 && systemctl is-active --quiet nginx 2>/dev/null; then

@@ -1020,3 +1020,185 @@ fn the_probes_against_a_live_nginx_serving_an_applied_tree() {
     let e = probe::probe_https(http, "a.example", t).unwrap_err();
     assert!(e.contains("does not answer"), "{e}");
 }
+
+// --- the php workload's PHP-FPM pool ------------------------------------------------------------
+
+/// The inputs of a php site.
+fn php_inputs(name: &str) -> Vec<String> {
+    let mut args = inputs(name);
+    args.extend(["--workload".into(), "php".into()]);
+    args
+}
+
+const POOL: &str = "etc/php/8.2/fpm/pool.d/www.conf";
+
+/// [`host_root`] with a copy of this machine's `/etc/php/8.2/fpm` (Debian's php8.2-fpm,
+/// which `scripts/setup.sh` installs, with its stock www pool).
+fn php_root() -> tempfile::TempDir {
+    assert!(
+        Path::new("/usr/sbin/php-fpm8.2").exists()
+            && Path::new("/etc/php/8.2/fpm/php-fpm.conf").exists(),
+        "Debian's php8.2-fpm is not installed: run scripts/setup.sh"
+    );
+    let root = host_root();
+    fs::create_dir_all(root.path().join("etc/php/8.2")).unwrap();
+    let status = Command::new("cp")
+        .args(["-a", "/etc/php/8.2/fpm"])
+        .arg(root.path().join("etc/php/8.2"))
+        .status()
+        .unwrap();
+    assert!(status.success());
+    root
+}
+
+#[test]
+fn a_php_apply_checks_the_pool_with_php_fpm_then_rollback_restores_it() {
+    let root = php_root();
+    let r = root.path();
+    let before = snapshot(r, true);
+    let stock = fs::read(r.join(POOL)).unwrap();
+    // --dry-run shows the pool's diff too.
+    let dry = ok(&run(
+        "apply",
+        r,
+        &[
+            &php_inputs("a.example")
+                .iter()
+                .map(String::as_str)
+                .collect::<Vec<_>>()[..],
+            &["--dry-run"],
+        ]
+        .concat(),
+        None,
+    ));
+    assert!(
+        dry.contains("+++ b/etc/php/8.2/fpm/pool.d/www.conf"),
+        "{dry}"
+    );
+    assert!(dry.contains("-pm.max_children = 5"), "{dry}");
+    assert_eq!(snapshot(r, true), before);
+
+    let out = ok(&apply(r, &php_inputs("a.example"), None));
+    assert!(
+        out.contains("validated the staged pool /etc/php/8.2/fpm/pool.d/www.conf with /usr/sbin/php-fpm8.2 -t"),
+        "{out}"
+    );
+    assert!(
+        out.contains("replaced /etc/php/8.2/fpm/pool.d/www.conf"),
+        "{out}"
+    );
+    // Another root: PHP-FPM's steps are the host's, skipped with a note.
+    assert!(out.contains("php-fpm-reload: skipped"), "{out}");
+    assert!(!out.contains("not reloaded by nginx-gen"), "{out}");
+    assert_eq!(
+        fs::read(r.join(POOL)).unwrap(),
+        generated(&php_inputs("a.example"), "php-fpm")
+    );
+    // The staged copy is gone.
+    let leftovers: Vec<String> = fs::read_dir(r.join("etc/php/8.2/fpm"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with(".nginx-gen"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+
+    // rollback puts the package's pool back, byte for byte.
+    let back = ok(&rollback(r, &[], None));
+    assert!(back.contains("validated the staged pool"), "{back}");
+    assert_eq!(fs::read(r.join(POOL)).unwrap(), stock);
+    let after: BTreeMap<PathBuf, Vec<u8>> = snapshot(r, false)
+        .into_iter()
+        .filter(|(p, _)| !p.starts_with("var"))
+        .collect();
+    let before: BTreeMap<PathBuf, Vec<u8>> = before
+        .into_iter()
+        .filter(|(p, _)| !p.starts_with("var"))
+        .collect();
+    let differ: Vec<&PathBuf> = before
+        .keys()
+        .chain(after.keys())
+        .filter(|p| before.get(*p) != after.get(*p))
+        .collect();
+    assert!(differ.is_empty(), "{differ:?}");
+}
+
+#[test]
+fn a_pool_php_fpm_rejects_leaves_every_file_as_it_was() {
+    let root = php_root();
+    let r = root.path();
+    // A local pool file that merges into [www]: valid with the stock pool (max_children 5,
+    // min_spare 1), not with the plan's (min_spare 6).
+    fs::write(
+        r.join("etc/php/8.2/fpm/pool.d/zz-local.conf"),
+        "[www]\npm.max_spare_servers = 4\n",
+    )
+    .unwrap();
+    let before = snapshot(r, true);
+    let out = apply(r, &php_inputs("a.example"), None);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("apply failed at step validate"), "{stderr}");
+    assert!(
+        stderr.contains("php-fpm8.2 -t rejects the staged pool /etc/php/8.2/fpm/pool.d/www.conf")
+            && stderr
+                .contains("pm.max_spare_servers(4) must not be less than pm.min_spare_servers"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("nothing was changed"), "{stderr}");
+    assert_eq!(snapshot(r, true), before);
+}
+
+#[test]
+fn a_php_apply_without_php_fpm_fails_before_changing_anything() {
+    // nginx's tree, no PHP-FPM configuration in it.
+    let root = host_root();
+    let r = root.path();
+    let before = snapshot(r, true);
+    let out = apply(r, &php_inputs("a.example"), None);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("apply failed at step validate"), "{stderr}");
+    // Without the program: "PHP-FPM is not installed"; with it (here), the tree lacks its
+    // configuration.
+    assert!(
+        stderr.contains("PHP-FPM is not installed: php-fpm8.2")
+            || stderr.contains("PHP-FPM's configuration")
+                && stderr.contains("/etc/php/8.2/fpm/php-fpm.conf is missing"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("nothing was changed"), "{stderr}");
+    assert_eq!(snapshot(r, true), before);
+    // --dry-run says so too, and still exits 0 with the diff.
+    let dry = ok(&run(
+        "apply",
+        r,
+        &[
+            &php_inputs("a.example")
+                .iter()
+                .map(String::as_str)
+                .collect::<Vec<_>>()[..],
+            &["--dry-run"],
+        ]
+        .concat(),
+        None,
+    ));
+    assert!(
+        dry.contains("warning: apply would fail at step validate"),
+        "{dry}"
+    );
+}
+
+#[test]
+fn a_static_apply_after_a_php_apply_keeps_the_pool() {
+    let root = php_root();
+    let r = root.path();
+    ok(&apply(r, &php_inputs("a.example"), None));
+    let pool = fs::read(r.join(POOL)).unwrap();
+    let out = ok(&apply(r, &inputs("a.example"), None));
+    assert!(
+        out.contains("note: /etc/php/8.2/fpm/pool.d/www.conf is left as it is"),
+        "{out}"
+    );
+    assert_eq!(fs::read(r.join(POOL)).unwrap(), pool);
+    assert!(!manifest(r)["files"].to_string().contains("pool.d"));
+}

@@ -312,19 +312,16 @@ fn apply(args: &Generate, root: &std::path::Path, dry_run: bool) -> Result<(), F
         dry_run,
         command: &plan.command,
     };
-    let mut service = apply::service::Host::detect(root).with_probes(apply::service::probes(&plan));
+    let php = plan
+        .tuning
+        .php
+        .is_some()
+        .then(|| apply::php::Fpm::of(plan.inputs.layout, plan.inputs.php_version));
+    let mut service = apply::service::Host::detect(root)
+        .with_probes(apply::service::probes(&plan))
+        .with_php(php);
     match apply::apply(&files, &options, &mut service) {
-        Ok(mut report) => {
-            // The PHP-FPM pool is installed with the rest; PHP-FPM is the user's service.
-            if plan.tuning.php.is_some() && !dry_run {
-                let fpm = plan.inputs.layout.php_fpm(plan.inputs.php_version);
-                let _ = writeln!(
-                    report,
-                    "php-fpm: not reloaded by nginx-gen: {fpm} -t && systemctl reload {fpm}"
-                );
-            }
-            print(&report)
-        }
+        Ok(report) => print(&report),
         Err(failed) => {
             let _ = print(&failed.report);
             Err(Failure::Other(format!(
@@ -349,8 +346,9 @@ fn rollback(
             .and_then(|text| print(&text));
     }
     let options = apply::rollback::Options { root, id, dry_run };
-    let mut service =
-        apply::service::Host::detect(root).with_probes(apply::rollback::probes(root, id));
+    let mut service = apply::service::Host::detect(root)
+        .with_probes(apply::rollback::probes(root, id))
+        .with_php(apply::rollback::php(root, id));
     match apply::rollback::rollback(&options, &mut service) {
         Ok(report) => print(&report),
         Err(apply::rollback::Error::Usage(message)) => Err(Failure::Usage(message)),

@@ -8,7 +8,11 @@
 # closes the probe's connection, a restart the unit refuses) and injected ones
 # (NGINX_GEN_TEST_FAIL_STEP=probe-http, in apply and in rollback); nginx-gen rollback;
 # nginx-gen check on the stock host, after apply, after a sysctl and a limit changed; the
-# install script of --format script, run with sh (tests/host/tests/script.rs).
+# install script of --format script, run with sh (tests/host/tests/script.rs); the php
+# workload with Debian's php8.2-fpm (tests/host/tests/php.rs): the pool checked with
+# php-fpm8.2 -t, PHP-FPM reloaded after nginx and probed, a pool PHP-FPM rejects, PHP-FPM
+# missing, an injected php-fpm-probe and a PHP-FPM reload the unit refuses, check of a pool
+# edited by hand, rollback of the pool.
 # The root is built once by scripts/host-root.sh (cached in ${NGINX_GEN_CACHE:-/var/cache/nginx-gen}).
 # Results: tests/artifacts/host.md. Needs root.
 set -euo pipefail
@@ -60,7 +64,7 @@ suite=$SECONDS
 set +e
 # The fleet and release tests of the same crate need stage 58's artifacts: they run there.
 NGINX_GEN_HOST_REPORT="$raw" cargo test --locked --no-fail-fast -p nginx-gen-host-tests \
-  --test host --test rollback --test check --test script -- --include-ignored --test-threads=1
+  --test host --test rollback --test check --test php --test script -- --include-ignored --test-threads=1
 rc=$?
 set -e
 took=$((SECONDS - suite))

@@ -15,6 +15,7 @@
 mod diff;
 pub mod install;
 pub mod manifest;
+pub mod php;
 pub mod rollback;
 pub mod service;
 mod stage;
@@ -166,8 +167,14 @@ pub fn apply(files: &[File], opts: &Options, service: &mut dyn Service) -> Resul
     }
     // The files the last run owned that these inputs no longer produce — only where
     // nginx-gen writes files, whatever a manifest says.
+    let mut kept_pool = None;
     for (path, _) in previous.iter().flat_map(|m| &m.files) {
         if files.iter().any(|f| &f.path == path) {
+            continue;
+        }
+        // The pool replaced the package's own, which PHP-FPM needs: kept, not removed.
+        if php::is_pool(path) {
+            kept_pool = Some(path.clone());
             continue;
         }
         if !writes_there(path) {
@@ -199,6 +206,12 @@ pub fn apply(files: &[File], opts: &Options, service: &mut dyn Service) -> Resul
         }
     }
     sysctl_overrides(root, files, &mut report);
+    if let Some(pool) = &kept_pool {
+        let _ = writeln!(
+            report,
+            "note: {pool} is left as it is: it replaced the package's www pool, which PHP-FPM needs (nginx-gen rollback to the set of the php run's first apply restores the package's)"
+        );
+    }
     let owned: Vec<(String, String)> = files
         .iter()
         .map(|f| (f.path.clone(), manifest::sha256_hex(f.contents.as_bytes())))
@@ -213,6 +226,11 @@ pub fn apply(files: &[File], opts: &Options, service: &mut dyn Service) -> Resul
 
     if opts.dry_run {
         diffs(&changes, &mut report);
+        for c in changes.iter().filter(|c| php::is_pool(&c.path)) {
+            if let Some(why) = php::Fpm::of_pool(&c.path).and_then(|f| php::missing(root, &f)) {
+                let _ = writeln!(report, "warning: apply would fail at step validate: {why}");
+            }
+        }
         if changes.is_empty() {
             let _ = writeln!(
                 report,
@@ -398,6 +416,25 @@ impl Transaction<'_> {
             );
         }
 
+        // validate the PHP-FPM pool with PHP-FPM's own test, staged as nginx's tree is.
+        for c in changes.iter().filter(|c| php::is_pool(&c.path)) {
+            let Some(fpm) = php::Fpm::of_pool(&c.path) else {
+                continue;
+            };
+            let done = php::validate(root, &fpm, c.new.as_deref(), self.id)
+                .map_err(|e| failed("validate", format!("{e}\nnothing was changed"), report))?;
+            if fail_hook("php-fpm-validate") {
+                return Err(failed(
+                    "validate",
+                    format!(
+                        "failure injected ({FAIL_STEP_VAR}=php-fpm-validate); nothing was changed"
+                    ),
+                    report,
+                ));
+            }
+            let _ = writeln!(report, "validated the staged pool {} with {done}", c.path);
+        }
+
         // backup
         let set = under(root, manifest::BACKUPS).join(self.id);
         install::backup(root, &set, self.command, changes).map_err(|e| {
@@ -484,7 +521,10 @@ impl Transaction<'_> {
 /// sysctl.d file and systemd drop-in): a manifest never makes it remove anything else.
 fn writes_there(path: &str) -> bool {
     use nginx_gen_core::render::SYSCTL_PATH;
-    (path.starts_with("/etc/nginx/") || path == SYSCTL_PATH || path == SYSTEMD_PATH)
+    (path.starts_with("/etc/nginx/")
+        || path == SYSCTL_PATH
+        || path == SYSTEMD_PATH
+        || php::is_pool(path))
         && !path.contains("/../")
 }
 
@@ -541,6 +581,8 @@ fn rolled_back(root: &Path, set: &Path, error: &str) -> String {
 /// - `daemon-reload` whenever the drop-in was moved or the run ran it, so systemd has the
 ///   file on disk loaded (a daemon-reload alone changes no running process: no restart).
 /// - After a restart or reload, nginx not active: `systemctl start nginx`.
+/// - The run reloaded PHP-FPM (or tried to): PHP-FPM reloaded with the restored pool
+///   (started when it is not running) and probed.
 fn recover(service: &mut dyn Service, attempted: &[Step], unit_moved: bool) -> String {
     let ran = |step| attempted.contains(&step);
     let restart = ran(Step::Restart);
@@ -607,6 +649,26 @@ fn recover(service: &mut dyn Service, attempted: &[Step], unit_moved: bool) -> S
             }
         } else if let Some(e) = reload_failed {
             let _ = write!(message, "; reloading the previous files failed too: {e}");
+        }
+    }
+    if ran(Step::PhpReload) {
+        let reloaded = service.run(Step::PhpReload).and_then(|outcome| {
+            service.run(Step::PhpProbe)?;
+            Ok(outcome)
+        });
+        match reloaded {
+            Ok(Outcome::Done(_)) => {
+                message.push_str("; PHP-FPM was reloaded with the previous pool, and is active");
+            }
+            Ok(Outcome::Skipped(why)) => {
+                let _ = write!(message, "; PHP-FPM's reload skipped: {why}");
+            }
+            Err(e) => {
+                let _ = write!(
+                    message,
+                    "; reloading PHP-FPM with the previous pool failed too: {e}"
+                );
+            }
         }
     }
     message
@@ -708,6 +770,53 @@ mod tests {
         };
         let message = recover(&mut fake, &[Step::Reload], false);
         assert!(message.contains("starting it failed too"), "{message}");
+    }
+
+    #[test]
+    fn a_restore_after_php_fpm_reloaded_reloads_both_with_the_previous_files() {
+        // PHP-FPM's probe failed after nginx's reload and probes passed.
+        let mut fake = Fake::default();
+        let attempted = [
+            Step::Reload,
+            Step::ProbeActive,
+            Step::ProbeHttp,
+            Step::ProbeHttps,
+            Step::ProbeCatchAll,
+            Step::PhpReload,
+            Step::PhpProbe,
+        ];
+        let message = recover(&mut fake, &attempted, false);
+        assert_eq!(
+            fake.ran,
+            [
+                Step::Reload,
+                Step::ProbeActive,
+                Step::PhpReload,
+                Step::PhpProbe
+            ]
+        );
+        assert!(
+            message.contains("PHP-FPM was reloaded with the previous pool"),
+            "{message}"
+        );
+        // nginx's probe failed: PHP-FPM was never reloaded, and is left alone.
+        let mut fake = Fake::default();
+        recover(
+            &mut fake,
+            &[Step::Reload, Step::ProbeActive, Step::ProbeHttp],
+            false,
+        );
+        assert!(!fake.ran.contains(&Step::PhpReload), "{:?}", fake.ran);
+        // PHP-FPM cannot take the previous pool either: said.
+        let mut fake = Fake {
+            refuse: vec![Step::PhpProbe],
+            ..Fake::default()
+        };
+        let message = recover(&mut fake, &[Step::PhpReload], false);
+        assert!(
+            message.contains("reloading PHP-FPM with the previous pool failed too"),
+            "{message}"
+        );
     }
 
     #[test]

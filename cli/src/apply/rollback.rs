@@ -204,6 +204,17 @@ pub fn probes(root: &Path, id: Option<&str>) -> Probes {
         .unwrap_or_default()
 }
 
+/// The PHP-FPM whose pool the set `id` (default: the newest) restores or removes, if any.
+pub fn php(root: &Path, id: Option<&str>) -> Option<super::php::Fpm> {
+    let (_, dir) = find(root, id).ok()?;
+    let set = Set::read(&dir).ok()?;
+    set.replaced
+        .iter()
+        .chain(&set.removed)
+        .chain(&set.created)
+        .find_map(|p| super::php::Fpm::of_pool(p))
+}
+
 /// Restores the set `options` names; the service steps run through `service`.
 pub fn rollback(options: &Options, service: &mut dyn Service) -> Result<String, Error> {
     let root = options.root;

@@ -16,6 +16,8 @@ use nginx_gen_core::render::{SYSCTL_PATH, SYSTEMD_PATH};
 pub use nginx_gen::probe::{CatchAll, Probes, probes};
 use nginx_gen::probe::{probe_catch_all, probe_http, probe_https};
 
+use super::php::Fpm;
+
 /// One step after the install.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Step {
@@ -43,6 +45,12 @@ pub enum Step {
     /// The catch-all default server closes a request for a name no site has, without a
     /// status line (its 444), and rejects the TLS handshake (`ssl_reject_handshake`).
     ProbeCatchAll,
+    /// `systemctl reload` of PHP-FPM (the php workload's pool changed), after nginx's
+    /// reload and probes passed; done when the master's old children are gone and a new
+    /// one runs. PHP-FPM not running: `systemctl start`.
+    PhpReload,
+    /// PHP-FPM is active after its reload and its pool's `listen` accepts a connection.
+    PhpProbe,
 }
 
 impl Step {
@@ -58,6 +66,8 @@ impl Step {
             Self::ProbeHttp => "probe-http",
             Self::ProbeHttps => "probe-https",
             Self::ProbeCatchAll => "probe-catch-all",
+            Self::PhpReload => "php-fpm-reload",
+            Self::PhpProbe => "php-fpm-probe",
         }
     }
 
@@ -110,7 +120,10 @@ pub struct Decision {
 /// - the drop-in's settings changed (created and removed included): `daemon-reload` and a
 ///   **restart** (its `LimitNOFILE` applies to a new process only); only its bytes (its
 ///   comments): `daemon-reload`, so systemd has the file on disk loaded, but no restart;
-/// - any file under `/etc/nginx/` changed, by a byte: a reload.
+/// - any file under `/etc/nginx/` changed, by a byte: a reload;
+/// - the PHP-FPM pool's settings changed: PHP-FPM's reload and probe, **last**, after
+///   nginx's reload and probes passed (docs/lifecycle.md, "PHP-FPM"); only its comments:
+///   nothing.
 ///
 /// The probes follow a reload or restart.
 pub fn decide(changed: &[Changed]) -> Decision {
@@ -156,6 +169,18 @@ pub fn decide(changed: &[Changed]) -> Decision {
             Step::ProbeCatchAll,
         ]);
     }
+    for pool in changed.iter().filter(|c| super::php::is_pool(c.path)) {
+        if differs(pool) {
+            if !out.steps.contains(&Step::PhpReload) {
+                out.steps.extend([Step::PhpReload, Step::PhpProbe]);
+            }
+        } else {
+            out.notes.push(format!(
+                "the PHP-FPM pool's settings are unchanged (only its comments differ): PHP-FPM is not reloaded for {}",
+                pool.path
+            ));
+        }
+    }
     out
 }
 
@@ -193,6 +218,8 @@ pub struct Host {
     root: PathBuf,
     /// What the probes ask, and where.
     probes: Probes,
+    /// The PHP-FPM whose pool the run changes, if any.
+    php: Option<Fpm>,
 }
 
 impl Host {
@@ -208,7 +235,15 @@ impl Host {
                 .is_ok(),
             root: root.to_owned(),
             probes: Probes::default(),
+            php: None,
         }
+    }
+
+    /// The PHP-FPM the php steps reload and probe.
+    #[must_use]
+    pub fn with_php(mut self, php: Option<Fpm>) -> Self {
+        self.php = php;
+        self
     }
 
     /// What to probe after a reload or restart ([`probes`]).
@@ -339,6 +374,140 @@ fn wait_for_new_workers(master: u32, old: &[u32], timeout: Duration) -> Result<D
     }
 }
 
+/// PHP-FPM's master (systemd's `MainPID` of `unit`) and its children; `None` without one.
+fn fpm_master_and_children(unit: &str) -> Option<(u32, Vec<u32>)> {
+    let out = Command::new("systemctl")
+        .args(["show", "-p", "MainPID", "--value", unit])
+        .output()
+        .ok()?;
+    let master: u32 = String::from_utf8_lossy(&out.stdout).trim().parse().ok()?;
+    (master != 0).then(|| (master, fpm_children(master)))
+}
+
+/// The pool children of PHP-FPM's `master` (`php-fpm: pool NAME`).
+fn fpm_children(master: u32) -> Vec<u32> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    let mut out: Vec<u32> = entries
+        .filter_map(Result::ok)
+        .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            std::fs::read_to_string(format!("/proc/{pid}/stat"))
+                .ok()
+                .and_then(|s| ppid_of_stat(&s))
+                == Some(master)
+        })
+        .filter(|pid| {
+            std::fs::read(format!("/proc/{pid}/cmdline"))
+                .is_ok_and(|c| String::from_utf8_lossy(&c).starts_with("php-fpm: pool"))
+        })
+        .collect();
+    out.sort_unstable();
+    out
+}
+
+/// How long PHP-FPM's master must stay up after its old children are gone when no new one
+/// shows (a pool of `pm = ondemand` keeps none idle).
+const ONDEMAND_SETTLE: Duration = Duration::from_secs(3);
+
+/// `systemctl reload` of PHP-FPM (its unit's `kill -USR2`: the master re-executes itself
+/// with the files on disk, keeping its pid and its listening sockets), done when none of
+/// the old children is left and a new one runs: the master took the new pool (or, with no
+/// new child, once the master stayed up [`ONDEMAND_SETTLE`] after). The master gone, or
+/// its old children still there after [`RELOAD_TIMEOUT`]: a failure. Not running:
+/// `systemctl start`.
+fn php_reload(fpm: &Fpm) -> Result<Outcome, String> {
+    let unit = fpm.name.as_str();
+    let Some((master, old)) = fpm_master_and_children(unit) else {
+        return run_command("systemctl", &["start", unit]).map(|line| {
+            Outcome::Done(format!(
+                "{line} ({unit} was not running: started with the pool)"
+            ))
+        });
+    };
+    let line = run_command("systemctl", &["reload", unit])?;
+    let start = std::time::Instant::now();
+    let mut gone_at = None;
+    loop {
+        std::thread::sleep(Duration::from_millis(50));
+        // Not its title: the master re-executes itself, and is titled again after.
+        let alive = std::fs::read_to_string(format!("/proc/{master}/stat")).is_ok_and(|s| {
+            s.rsplit_once(')')
+                .is_some_and(|(_, r)| !r.trim_start().starts_with('Z'))
+        });
+        if !alive {
+            return Err(format!(
+                "{line}: PHP-FPM's master {master} exited during the reload (journalctl -u {unit}, /var/log/{unit}.log)"
+            ));
+        }
+        let now = fpm_children(master);
+        let stale: Vec<&u32> = old.iter().filter(|p| now.contains(p)).collect();
+        let fresh = now.iter().any(|p| !old.contains(p));
+        if stale.is_empty() {
+            // A pool without idle children (pm = ondemand) has none to show: the old ones
+            // gone and the master alive for a while.
+            let since = *gone_at.get_or_insert_with(std::time::Instant::now);
+            if fresh || since.elapsed() >= ONDEMAND_SETTLE {
+                return Ok(Outcome::Done(if fresh {
+                    format!(
+                        "{line} (new children in {} ms, the old ones gone)",
+                        start.elapsed().as_millis()
+                    )
+                } else {
+                    format!(
+                        "{line} (the old children gone, the master running {} s later; no idle children to show: pm = ondemand?)",
+                        ONDEMAND_SETTLE.as_secs()
+                    )
+                }));
+            }
+        }
+        if start.elapsed() > RELOAD_TIMEOUT {
+            return Err(format!(
+                "systemctl reload {unit} returned, but after {} s PHP-FPM's master {master} still has its old children {stale:?} or no new one: it did not take the pool (journalctl -u {unit}, /var/log/{unit}.log)",
+                RELOAD_TIMEOUT.as_secs()
+            ));
+        }
+    }
+}
+
+/// PHP-FPM active (`systemctl is-active`) and its pool's `listen` (from the pool file
+/// installed under `root`) accepting a connection.
+fn php_probe(fpm: &Fpm, root: &Path) -> Result<Outcome, String> {
+    let unit = fpm.name.as_str();
+    let active = run_command("systemctl", &["is-active", "--quiet", unit])?;
+    let pool = root.join(fpm.pool.trim_start_matches('/'));
+    let text = std::fs::read_to_string(&pool)
+        .map_err(|e| format!("cannot read {}: {e}", pool.display()))?;
+    let Some(listen) = super::php::listen_of(&text) else {
+        return Ok(Outcome::Done(format!("{active}; the pool names no listen")));
+    };
+    connect_listen(&listen, PROBE_TIMEOUT)?;
+    Ok(Outcome::Done(format!(
+        "{active}; {listen} accepts connections"
+    )))
+}
+
+/// Connects to a PHP-FPM `listen`: a socket path, `ADDR:PORT` or `PORT` (all addresses).
+fn connect_listen(listen: &str, timeout: Duration) -> Result<(), String> {
+    if listen.starts_with('/') {
+        return std::os::unix::net::UnixStream::connect(listen)
+            .map(drop)
+            .map_err(|e| format!("PHP-FPM's socket {listen} refuses connections: {e}"));
+    }
+    let addr = if listen.bytes().all(|b| b.is_ascii_digit()) {
+        format!("127.0.0.1:{listen}")
+    } else {
+        listen.to_owned()
+    };
+    let addr: SocketAddr = addr.parse().map_err(|e| {
+        format!("PHP-FPM's listen {listen} is not an address nginx-gen can probe: {e}")
+    })?;
+    std::net::TcpStream::connect_timeout(&addr, timeout)
+        .map(drop)
+        .map_err(|e| format!("PHP-FPM's listen {listen} refuses connections: {e}"))
+}
+
 /// The keys of a failed `sysctl --system` when every error is one the environment causes
 /// (a read-only key, permission denied, a key this kernel or namespace does not have);
 /// `None` when any other error is among them.
@@ -390,6 +559,20 @@ impl Service for Host {
                     None => Err(e),
                 },
             },
+            Step::PhpReload | Step::PhpProbe if !self.systemd => Ok(Outcome::Skipped(format!(
+                "systemd is not PID 1 here: reload PHP-FPM by hand ({program} -t, then its master's pid file to kill -USR2, or its init script)",
+                program = self.php.as_ref().map_or("php-fpm", |f| f.program.as_str())
+            ))),
+            Step::PhpReload | Step::PhpProbe => {
+                let Some(fpm) = self.php.clone() else {
+                    return Err("no PHP-FPM is known for the pool file (a bug: the run names none)".into());
+                };
+                if step == Step::PhpReload {
+                    php_reload(&fpm)
+                } else {
+                    php_probe(&fpm, &self.root)
+                }
+            }
             _ if !self.systemd => Ok(Outcome::Skipped(format!(
                 "systemd is not PID 1 here: {} by hand (nginx -s reload, or a restart for {SYSTEMD_PATH})",
                 step.name()
@@ -589,6 +772,42 @@ mod tests {
         let new = big.iter().find(|f| f.path == SYSTEMD_PATH).unwrap();
         changes[2].new = Some(new.contents.as_bytes());
         assert!(decide(&changes).steps.contains(&Step::Restart));
+    }
+
+    #[test]
+    fn the_pool_reloads_php_fpm_after_nginx_and_its_probes() {
+        const POOL: &str = "/etc/php/8.2/fpm/pool.d/www.conf";
+        let (a, b) = (
+            &b"; a\n[www]\npm.max_children = 5\n"[..],
+            &b"; b\n[www]\npm.max_children = 42\n"[..],
+        );
+        let both = decide(&changed(&[NGINX_PATH, POOL], a, b));
+        let mut want = with_probes(&[Step::Reload]);
+        want.extend([Step::PhpReload, Step::PhpProbe]);
+        assert_eq!(both.steps, want);
+        // The pool alone: PHP-FPM only, nginx is not reloaded.
+        assert_eq!(
+            decide(&changed(&[POOL], a, b)).steps,
+            [Step::PhpReload, Step::PhpProbe]
+        );
+        // Only its comments: nothing, with a note.
+        let d = decide(&changed(
+            &[POOL],
+            a,
+            &b"; c\n[www]\npm.max_children = 5\n"[..],
+        ));
+        assert!(d.steps.is_empty(), "{:?}", d.steps);
+        assert!(
+            d.notes[0].contains("PHP-FPM is not reloaded"),
+            "{:?}",
+            d.notes
+        );
+        // Not a pool nginx-gen writes: no PHP-FPM step.
+        assert!(
+            decide(&changed(&["/etc/php/8.2/fpm/pool.d/other.conf"], a, b))
+                .steps
+                .is_empty()
+        );
     }
 
     #[test]

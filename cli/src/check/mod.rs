@@ -6,12 +6,14 @@
 //!   error logs);
 //! - [`conf`]: nginx's syntax, for the running configuration and the plan's files alike;
 //! - [`compare`]: each comparison, as findings with the plan's reason and a fix;
+//! - [`php`]: the php workload's PHP-FPM pool file and master;
 //! - [`report`]: the text and JSON reports.
 //!
 //! Nothing here writes anything; what cannot be read is a finding, never a panic.
 
 pub mod compare;
 pub mod conf;
+pub mod php;
 pub mod probe;
 pub mod report;
 pub mod source;
@@ -25,7 +27,7 @@ use nginx_gen_core::{Plan, render};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Finding {
     /// Which check found it: `nginx`, `limits`, `workers`, `backlog`, `sysctl`, `config`,
-    /// `error-log`.
+    /// `error-log`, `probe`, `php-fpm`.
     pub check: &'static str,
     /// What differs (a process, a key, a directive in its context, a log).
     pub subject: String,
@@ -383,6 +385,14 @@ pub fn run(plan: &Plan, cat: &Catalogue, root: &Path) -> Vec<Finding> {
             "nginx -T shows what nginx runs with".into(),
             "run nginx -t: a configuration on disk that does not load is also what the next reload would fail on; as another user, run check as root".into(),
         )),
+    }
+    // The php workload's PHP-FPM: its pool file, its master, the pool it loaded.
+    if plan.tuning.php.is_some() {
+        let pool_path =
+            nginx_gen_core::render::path_of(plan, nginx_gen_core::plan::FileKind::PhpPool);
+        if let Some(pool) = files.iter().find(|f| f.path == pool_path) {
+            findings.extend(php::run(plan, cat, root, &pool.contents));
+        }
     }
     // Last, after the error logs were read: a probe's own request may add a line there (a
     // proxy whose application is down), for the next run to count.

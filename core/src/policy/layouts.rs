@@ -77,6 +77,16 @@ impl Layout {
             }
         }
     }
+    /// PHP-FPM's main configuration file, whose `include` reads the pool directory:
+    /// Debian's `/etc/php/8.2/fpm/php-fpm.conf`, RHEL's `/etc/php-fpm.conf`.
+    pub fn php_fpm_conf(self, php: PhpVersion) -> String {
+        match self {
+            Self::Rhel => "/etc/php-fpm.conf".into(),
+            Self::Debian | Self::NginxOrg | Self::Docker => {
+                ["/etc/php/", php.as_str(), "/fpm/php-fpm.conf"].concat()
+            }
+        }
+    }
     /// The socket of PHP-FPM's default pool, where the packages' tools expect it.
     pub fn php_socket(self, php: PhpVersion) -> String {
         match self {
@@ -86,11 +96,19 @@ impl Layout {
             }
         }
     }
-    /// PHP-FPM's program and service name.
+    /// PHP-FPM's service (and package) name: Debian's `php8.2-fpm`, RHEL's `php-fpm`.
     pub fn php_fpm(self, php: PhpVersion) -> String {
         match self {
             Self::Rhel => "php-fpm".into(),
             Self::Debian | Self::NginxOrg | Self::Docker => ["php", php.as_str(), "-fpm"].concat(),
+        }
+    }
+    /// PHP-FPM's program, whose `-t` checks its configuration: Debian's `php-fpm8.2`
+    /// (in `/usr/sbin`; the service is `php8.2-fpm`), RHEL's `php-fpm`.
+    pub fn php_fpm_program(self, php: PhpVersion) -> String {
+        match self {
+            Self::Rhel => "php-fpm".into(),
+            Self::Debian | Self::NginxOrg | Self::Docker => ["php-fpm", php.as_str()].concat(),
         }
     }
     /// The package's usual document root.
@@ -133,5 +151,12 @@ mod tests {
         assert_eq!(Layout::Rhel.php_pool(php), "/etc/php-fpm.d/www.conf");
         assert_eq!(Layout::Rhel.php_socket(php), "/run/php-fpm/www.sock");
         assert_eq!(Layout::Debian.php_fpm(php), "php8.2-fpm");
+        assert_eq!(Layout::Debian.php_fpm_program(php), "php-fpm8.2");
+        assert_eq!(Layout::Rhel.php_fpm_program(php), "php-fpm");
+        assert_eq!(
+            Layout::Debian.php_fpm_conf(php),
+            "/etc/php/8.2/fpm/php-fpm.conf"
+        );
+        assert_eq!(Layout::Rhel.php_fpm_conf(php), "/etc/php-fpm.conf");
     }
 }

@@ -33,7 +33,8 @@ pub(super) fn render(
     for line in head.lines(cat.get(&texts::WHAT_PHP_POOL), cat) {
         push_wrapped(&mut out, "; ", &line, 90);
     }
-    let apply = cat.fill(&texts::PHP_APPLY, &[("fpm", &fpm)]);
+    let program = i.layout.php_fpm_program(i.php_version);
+    let apply = cat.fill(&texts::PHP_APPLY, &[("program", &program), ("fpm", &fpm)]);
     push_wrapped(&mut out, "; ", &apply, 90);
     out.push_str("\n[www]\n");
     push_wrapped(&mut out, "; ", cat.get(&texts::PHP_SOCKET), 90);

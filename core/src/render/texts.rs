@@ -14,7 +14,7 @@ crate::rules::text_table! {
     WHAT_SYSTEMD = "file.systemd" => "systemd drop-in for nginx.service",
     WHAT_SCRIPT = "file.script" => "Install script",
     WHAT_PHP_POOL = "file.php_pool" => "PHP-FPM pool",
-    PHP_APPLY = "php.apply" => "Replaces the package's www pool. Apply with: {fpm} -t && systemctl reload {fpm}",
+    PHP_APPLY = "php.apply" => "Replaces the package's www pool. Apply with: {program} -t && systemctl reload {fpm}",
     PHP_SOCKET = "php.socket" => "PHP runs as nginx's account; only nginx may use the socket.",
     SCOPE_PHP_POOL = "explain.scope.php_pool" => "PHP-FPM pool",
     SUMMARY_PHP = "summary.php" => "PHP-FPM: {children} children for ≈ {concurrency} requests at once, ≈ {budget} MiB.",
