@@ -40,5 +40,6 @@ small_std_env() {
   # Its own target directory: switching toolchains in one directory rebuilds everything.
   export CARGO_TARGET_DIR=$1
   export CARGO_UNSTABLE_BUILD_STD=std,panic_abort
+  export CARGO_UNSTABLE_BUILD_STD_FEATURES=optimize_for_size
   export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none -Zfmt-debug=none"
 }
