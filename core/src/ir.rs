@@ -279,12 +279,15 @@ fn push_quoted(out: &mut String, arg: &str) {
         return;
     }
     out.push('"');
-    for c in arg.chars() {
-        if matches!(c, '"' | '\\') {
-            out.push('\\');
-        }
-        out.push(c);
+    // Runs between quotes and backslashes are copied whole.
+    let mut rest = arg;
+    while let Some(at) = rest.find(['"', '\\']) {
+        out.push_str(&rest[..at]);
+        out.push('\\');
+        out.push_str(&rest[at..=at]);
+        rest = &rest[at + 1..];
     }
+    out.push_str(rest);
     out.push('"');
 }
 
@@ -453,6 +456,7 @@ mod tests {
             "\"h3=\\\":443\\\"; ma=86400\""
         );
         assert_eq!(quote("plain"), "plain");
+        assert_eq!(quote(r#"a\b "c""#), r#""a\\b \"c\"""#);
         assert_eq!(quote("a\u{a0}b"), "\"a\u{a0}b\"");
         assert_eq!(quote("größe"), "größe");
     }
