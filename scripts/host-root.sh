@@ -25,6 +25,16 @@ if [ -f "$root/.nginx-gen-host-root" ] && [ "$(cat "$root/.nginx-gen-host-root")
   exit 0
 fi
 
+# One build at a time: scripts/test.sh starts one beside the first stages, and stage 57
+# waits here for it (then finds the stamp and prints the path).
+mkdir -p "$cache"
+exec 9>"$cache.lock"
+flock 9
+if [ -f "$root/.nginx-gen-host-root" ] && [ "$(cat "$root/.nginx-gen-host-root")" = "$stamp_want" ]; then
+  echo "$root"
+  exit 0
+fi
+
 bash scripts/apt-missing.sh debootstrap systemd-container
 command -v debootstrap >/dev/null || { echo "host-root: FATAL: debootstrap missing" >&2; exit 1; }
 

@@ -11,15 +11,27 @@ export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 export CARGO_TERM_COLOR=never
 mkdir -p tests/artifacts
 
+# Whether stage NAME runs: every stage, or those whose names contain a word given.
+wanted() {
+  (($# > 1)) || return 0
+  local name=$1 want
+  shift
+  for want in "$@"; do [[ $name == *"$want"* ]] && return 0; done
+  return 1
+}
+
+# The booted-host root (debootstrap: network and disk, little CPU; minutes on a fresh
+# machine, nothing once cached) is built beside the first stages; stage 57 waits for it
+# (scripts/host-root.sh builds under a lock). A failure here shows again in stage 57.
+if [ "$(id -u)" -eq 0 ] && wanted 57-host "$@"; then
+  bash scripts/host-root.sh >/dev/null 2>tests/artifacts/host-root.log &
+fi
+
 passed=0
 failed=0
 for stage in scripts/stages/*.sh; do
   name=$(basename "$stage" .sh)
-  if (($#)); then
-    keep=0
-    for want in "$@"; do [[ $name == *"$want"* ]] && keep=1; done
-    ((keep)) || continue
-  fi
+  wanted "$name" "$@" || continue
   printf '\n\033[1m=== stage %s ===\033[0m\n' "$name"
   start=$SECONDS
   if bash "$stage"; then
@@ -31,6 +43,7 @@ for stage in scripts/stages/*.sh; do
     break
   fi
 done
+wait || true # the root's build (its failure, if any, showed in stage 57)
 echo
 echo "stages: $passed passed, $failed failed"
 ((failed == 0))
