@@ -1030,6 +1030,14 @@ fn php_inputs(name: &str) -> Vec<String> {
     args
 }
 
+/// `apply --dry-run` of the php workload under `r`.
+fn php_dry_run(r: &Path) -> Output {
+    let mut args = php_inputs("a.example");
+    args.push("--dry-run".into());
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    run("apply", r, &args, None)
+}
+
 const POOL: &str = "etc/php/8.2/fpm/pool.d/www.conf";
 
 /// [`host_root`] with a copy of this machine's `/etc/php/8.2/fpm` (Debian's php8.2-fpm,
@@ -1058,19 +1066,7 @@ fn a_php_apply_checks_the_pool_with_php_fpm_then_rollback_restores_it() {
     let before = snapshot(r, true);
     let stock = fs::read(r.join(POOL)).unwrap();
     // --dry-run shows the pool's diff too.
-    let dry = ok(&run(
-        "apply",
-        r,
-        &[
-            &php_inputs("a.example")
-                .iter()
-                .map(String::as_str)
-                .collect::<Vec<_>>()[..],
-            &["--dry-run"],
-        ]
-        .concat(),
-        None,
-    ));
+    let dry = ok(&php_dry_run(r));
     assert!(
         dry.contains("+++ b/etc/php/8.2/fpm/pool.d/www.conf"),
         "{dry}"
@@ -1169,19 +1165,7 @@ fn a_php_apply_without_php_fpm_fails_before_changing_anything() {
     assert!(stderr.contains("nothing was changed"), "{stderr}");
     assert_eq!(snapshot(r, true), before);
     // --dry-run says so too, and still exits 0 with the diff.
-    let dry = ok(&run(
-        "apply",
-        r,
-        &[
-            &php_inputs("a.example")
-                .iter()
-                .map(String::as_str)
-                .collect::<Vec<_>>()[..],
-            &["--dry-run"],
-        ]
-        .concat(),
-        None,
-    ));
+    let dry = ok(&php_dry_run(r));
     assert!(
         dry.contains("warning: apply would fail at step validate"),
         "{dry}"

@@ -317,6 +317,12 @@ fn accepting_worker(cmdline: &[u8]) -> bool {
 
 /// The children of `master` that are accepting workers.
 fn workers_of(master: u32) -> Vec<u32> {
+    children_of(master, accepting_worker)
+}
+
+/// The children of `master` whose command line (`/proc/PID/cmdline`) passes `keep`, in
+/// order.
+fn children_of(master: u32, keep: fn(&[u8]) -> bool) -> Vec<u32> {
     let Ok(entries) = std::fs::read_dir("/proc") else {
         return Vec::new();
     };
@@ -329,9 +335,7 @@ fn workers_of(master: u32) -> Vec<u32> {
                 .and_then(|s| ppid_of_stat(&s))
                 == Some(master)
         })
-        .filter(|pid| {
-            std::fs::read(format!("/proc/{pid}/cmdline")).is_ok_and(|c| accepting_worker(&c))
-        })
+        .filter(|pid| std::fs::read(format!("/proc/{pid}/cmdline")).is_ok_and(|c| keep(&c)))
         .collect();
     out.sort_unstable();
     out
@@ -386,25 +390,9 @@ fn fpm_master_and_children(unit: &str) -> Option<(u32, Vec<u32>)> {
 
 /// The pool children of PHP-FPM's `master` (`php-fpm: pool NAME`).
 fn fpm_children(master: u32) -> Vec<u32> {
-    let Ok(entries) = std::fs::read_dir("/proc") else {
-        return Vec::new();
-    };
-    let mut out: Vec<u32> = entries
-        .filter_map(Result::ok)
-        .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
-        .filter(|pid| {
-            std::fs::read_to_string(format!("/proc/{pid}/stat"))
-                .ok()
-                .and_then(|s| ppid_of_stat(&s))
-                == Some(master)
-        })
-        .filter(|pid| {
-            std::fs::read(format!("/proc/{pid}/cmdline"))
-                .is_ok_and(|c| String::from_utf8_lossy(&c).starts_with("php-fpm: pool"))
-        })
-        .collect();
-    out.sort_unstable();
-    out
+    children_of(master, |c| {
+        String::from_utf8_lossy(c).starts_with("php-fpm: pool")
+    })
 }
 
 /// How long PHP-FPM's master must stay up after its old children are gone when no new one

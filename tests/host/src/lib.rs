@@ -753,6 +753,23 @@ pub fn assert_same(before: &Snapshot, after: &Snapshot, what: &str) {
     assert!(diff.is_empty(), "{what}:\n  {}", diff.join("\n  "));
 }
 
+/// After a failed apply, the files under `dirs` are those of `was`. A failed first apply
+/// leaves its backup set, and the directory holding it (backup sets are never deleted,
+/// docs/lifecycle.md); everything else is compared.
+pub fn assert_restored(c: &Container, dirs: &[&str], was: &Snapshot) {
+    let backups = "/var/lib/nginx-gen/backups";
+    let mut now = c.snapshot(dirs, &[backups]);
+    if !was.contains_key("/var/lib/nginx-gen/") {
+        now.remove("/var/lib/nginx-gen/");
+    }
+    let then: Snapshot = was
+        .iter()
+        .filter(|(p, _)| !p.starts_with(backups))
+        .map(|(p, v)| (p.clone(), v.clone()))
+        .collect();
+    assert_same(&then, &now, "files after the failed apply");
+}
+
 #[cfg(test)]
 mod tests {
     use super::{Snapshot, differences, directive};

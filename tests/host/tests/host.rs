@@ -8,8 +8,8 @@
 //! `cargo test -p nginx-gen-host-tests --test host -- --include-ignored --test-threads=1`.
 
 use nginx_gen_host_tests::{
-    Container, OLD_BODY, Out, STATE, Scenario, Snapshot, applied, apply, assert_same,
-    assert_serves, body, boot, directive, generated, inputs,
+    Container, OLD_BODY, Out, STATE, Scenario, Snapshot, applied, apply, assert_restored,
+    assert_same, assert_serves, body, boot, directive, generated, inputs,
 };
 
 const DROPIN: &str = "/etc/systemd/system/nginx.service.d/nginx-gen.conf";
@@ -49,19 +49,7 @@ fn assert_failed_and_restored(
         "the rollback completed: {}",
         out.both()
     );
-    let mut now = c.snapshot(&STATE, &["/var/lib/nginx-gen/backups"]);
-    // A failed first apply leaves its backup set, and the directory holding it (backup
-    // sets are never deleted, docs/lifecycle.md); everything else is compared.
-    if !was.files.contains_key("/var/lib/nginx-gen/") {
-        now.remove("/var/lib/nginx-gen/");
-    }
-    let then: Snapshot = was
-        .files
-        .iter()
-        .filter(|(p, _)| !p.starts_with("/var/lib/nginx-gen/backups"))
-        .map(|(p, v)| (p.clone(), v.clone()))
-        .collect();
-    assert_same(&then, &now, "files after the failed apply");
+    assert_restored(c, &STATE, &was.files);
     assert_eq!(c.nginx_dump(), was.dump, "nginx -T after the failed apply");
     c.ok("systemctl is-active --quiet nginx");
     for (name, body) in serving {

@@ -11,8 +11,8 @@
 use std::time::{Duration, Instant};
 
 use nginx_gen_host_tests::{
-    Container, OLD_BODY, Out, STATE, Scenario, Snapshot, apply, assert_same, assert_serves, boot,
-    directive, generated, inputs,
+    Container, OLD_BODY, Out, STATE, Scenario, Snapshot, apply, assert_restored, assert_same,
+    assert_serves, boot, directive, generated, inputs,
 };
 
 const POOL: &str = "/etc/php/8.2/fpm/pool.d/www.conf";
@@ -135,17 +135,7 @@ fn assert_failed_and_restored(c: &Container, out: &Out, step: &str, was: &Before
         "the rollback completed: {}",
         out.both()
     );
-    let mut now = c.snapshot(&tree(), &["/var/lib/nginx-gen/backups"]);
-    if !was.files.contains_key("/var/lib/nginx-gen/") {
-        now.remove("/var/lib/nginx-gen/");
-    }
-    let then: Snapshot = was
-        .files
-        .iter()
-        .filter(|(p, _)| !p.starts_with("/var/lib/nginx-gen/backups"))
-        .map(|(p, v)| (p.clone(), v.clone()))
-        .collect();
-    assert_same(&then, &now, "files after the failed apply");
+    assert_restored(c, &tree(), &was.files);
     assert_eq!(c.nginx_dump(), was.dump, "nginx -T after the failed apply");
     let tt = c.ok("php-fpm8.2 -tt 2>&1 | sed 's/^\\[[^]]*\\] //'");
     assert_eq!(tt, was.tt, "php-fpm8.2 -tt after the failed apply");
