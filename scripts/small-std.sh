@@ -1,9 +1,11 @@
 # Sourced by scripts/build-page.sh (the page) and wasm/build.sh (the module): their release
-# builds rebuild the standard library with a pinned nightly (-Zbuild-std, panic strategy
-# immediate-abort), so std compiles with the crate's own size profile (opt-level z, LTO)
-# and without the panic message machinery: about 10 % smaller brotli than stable's
-# (docs/web.md and docs/wasm.md, "Size"). A panic, which no input can cause, still stops
-# the program, without its message.
+# builds rebuild the standard library with a pinned nightly (-Zbuild-std with std's
+# optimize_for_size feature, panic strategy immediate-abort), so std compiles with the
+# crate's own size profile (opt-level z, LTO) and without the panic message machinery;
+# panic locations and `Debug` formatting are compiled out too (`{:?}` writes nothing:
+# user-visible text never uses it). About 10 % smaller brotli than stable's (docs/web.md
+# and docs/wasm.md, "Size"). A panic, which no input can cause, still stops the program,
+# without its message.
 #
 #   small_std_install        installs the pinned toolchain once (scripts/setup.sh)
 #   small_std_env DIR        exports the build environment, target directory DIR
