@@ -443,6 +443,10 @@ fn pool_memory_within_budget(ctx: &Ctx) -> Result<(), String> {
     let load = load
         .join()
         .map_err(|_| "wrk thread panicked".to_string())??;
+    // The children the load made stay for a while (idle ones leave after
+    // `pm.process_idle_timeout`): counted once more after it, as the warning trial counts
+    // them, because a sample during the load may miss the last one spawned (CI saw 5 of 6).
+    most_children = most_children.max(fpm.children().len());
     expect(load.requests > 0 && most_children >= conns, || {
         format!(
             "the load did not reach the pool: {} requests, at most {most_children} children",
