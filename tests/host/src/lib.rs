@@ -753,6 +753,16 @@ pub fn assert_same(before: &Snapshot, after: &Snapshot, what: &str) {
     assert!(diff.is_empty(), "{what}:\n  {}", diff.join("\n  "));
 }
 
+/// apply failed with exit 1, its message naming `step`.
+pub fn assert_failed_at(out: &Out, step: &str) {
+    assert_eq!(out.code, Some(1), "apply should fail: {}", out.both());
+    assert!(
+        out.stderr.contains(&format!("failed at step {step}:")),
+        "the message names the step {step}: {}",
+        out.both()
+    );
+}
+
 /// After a failed apply, the files under `dirs` are those of `was`. A failed first apply
 /// leaves its backup set, and the directory holding it (backup sets are never deleted,
 /// docs/lifecycle.md); everything else is compared.

@@ -8,8 +8,8 @@
 //! `cargo test -p nginx-gen-host-tests --test host -- --include-ignored --test-threads=1`.
 
 use nginx_gen_host_tests::{
-    Container, OLD_BODY, Out, STATE, Scenario, Snapshot, applied, apply, assert_restored,
-    assert_same, assert_serves, body, boot, directive, generated, inputs,
+    Container, OLD_BODY, Out, STATE, Scenario, Snapshot, applied, apply, assert_failed_at,
+    assert_restored, assert_same, assert_serves, body, boot, directive, generated, inputs,
 };
 
 const DROPIN: &str = "/etc/systemd/system/nginx.service.d/nginx-gen.conf";
@@ -38,12 +38,7 @@ fn assert_failed_and_restored(
     was: &Before,
     serving: &[(&str, String)],
 ) {
-    assert_eq!(out.code, Some(1), "apply should fail: {}", out.both());
-    assert!(
-        out.stderr.contains(&format!("failed at step {step}:")),
-        "the message names the step {step}: {}",
-        out.both()
-    );
+    assert_failed_at(out, step);
     assert!(
         !out.stderr.contains("ROLLBACK INCOMPLETE"),
         "the rollback completed: {}",

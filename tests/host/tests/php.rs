@@ -11,8 +11,8 @@
 use std::time::{Duration, Instant};
 
 use nginx_gen_host_tests::{
-    Container, OLD_BODY, Out, STATE, Scenario, Snapshot, apply, assert_restored, assert_same,
-    assert_serves, boot, directive, generated, inputs,
+    Container, OLD_BODY, Out, STATE, Scenario, Snapshot, apply, assert_failed_at, assert_restored,
+    assert_same, assert_serves, boot, directive, generated, inputs,
 };
 
 const POOL: &str = "/etc/php/8.2/fpm/pool.d/www.conf";
@@ -124,12 +124,7 @@ fn before(c: &Container) -> Before {
 /// active, the old site serving, PHP-FPM's master running the stock pool (its
 /// `pm.start_servers = 2` children).
 fn assert_failed_and_restored(c: &Container, out: &Out, step: &str, was: &Before) {
-    assert_eq!(out.code, Some(1), "apply should fail: {}", out.both());
-    assert!(
-        out.stderr.contains(&format!("failed at step {step}:")),
-        "the message names the step {step}: {}",
-        out.both()
-    );
+    assert_failed_at(out, step);
     assert!(
         !out.stderr.contains("ROLLBACK INCOMPLETE") && !out.stderr.contains("failed too"),
         "the rollback completed: {}",
