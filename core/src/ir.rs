@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 
 use crate::i18n::Catalogue;
-use crate::plan::Reason;
+use crate::plan::{Args, Reason};
 
 /// One node of an nginx configuration file. Nodes borrow from the plan: building and
 /// writing a tree copies no setting.
@@ -21,7 +21,7 @@ pub enum Node<'a> {
         /// Directive name.
         name: &'a str,
         /// Arguments, unquoted.
-        args: &'a [Cow<'static, str>],
+        args: &'a Args,
         /// The setting it writes: its index in the plan's settings.
         setting: usize,
     },
@@ -31,7 +31,7 @@ pub enum Node<'a> {
         /// Block name.
         name: &'a str,
         /// Arguments, unquoted.
-        args: &'a [Cow<'static, str>],
+        args: &'a Args,
         /// The rows.
         rows: &'static [crate::plan::Row],
         /// The setting it writes: its index in the plan's settings.
@@ -228,14 +228,14 @@ fn push_head(
     out: &mut String,
     indent: &str,
     name: &str,
-    args: &[Cow<'static, str>],
+    args: &Args,
     setting: usize,
     track: &mut impl Track,
 ) {
     track.directive_at(out, setting);
     out.push_str(indent);
     out.push_str(name);
-    push_args(out, args.iter().map(AsRef::as_ref));
+    push_args(out, args.iter());
 }
 
 fn push_args<'s>(out: &mut String, args: impl Iterator<Item = &'s str>) {
@@ -429,7 +429,7 @@ mod tests {
 
     #[test]
     fn writes_nested_blocks_and_quotes() {
-        let args = ["Connection".into(), "".into()];
+        let args = Args::Fixed(&["Connection", ""]);
         let tree = vec![
             Node::Comment("top".into()),
             Node::block(

@@ -175,10 +175,8 @@ fn origins_point_at_their_settings() {
                     line.starts_with(setting.name)
                         && line.contains(
                             // As written: quoted, with `"` escaped inside.
-                            nginx_gen_core::ir::quote(
-                                setting.args.last().map_or("", |a| a.as_ref())
-                            )
-                            .trim_matches('"')
+                            nginx_gen_core::ir::quote(setting.args.iter().last().unwrap_or(""))
+                                .trim_matches('"')
                         ),
                     "{}: line {} is «{line}», not {} {}",
                     file.path,

@@ -222,7 +222,7 @@ mod tests {
                                 // nginx quotes an argument with spaces, escaping its quotes.
                                 let quoted = arg.replace('"', "\\\"");
                                 assert!(
-                                    t.contains(arg.as_ref()) || t.contains(&quoted),
+                                    t.contains(arg) || t.contains(&quoted),
                                     "{tab:?}: {line:?} lacks {arg}"
                                 );
                             }

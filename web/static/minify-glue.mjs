@@ -6,8 +6,12 @@
 //     module they are imported from (`./nginx-gen-web_bg.js`, written with every import).
 //  2. The glue is minified with esbuild (trunk's own JS minifier cannot parse it and
 //     leaves it as generated).
-//  3. index.html gets the new integrity digests of both files.
+//  3. wasm-opt runs once more on the renamed .wasm (`--flatten --rereloop -Oz`, with
+//     the wasm features index.html gives trunk's run): a second round after the first one's
+//     output finds more to fold, about 0.4 KB brotli of the first load (docs/web.md).
+//  4. index.html gets the new integrity digests of both files.
 // esbuild comes from npm (package.json); scripts/setup.sh installs it.
+import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -122,7 +126,7 @@ const renameModule = (module) => {
   }
   return modules.get(module);
 };
-const wasm = renameImports(wasmBefore, (field) => {
+const renamed = renameImports(wasmBefore, (field) => {
   // Only hashed names that the glue writes exactly once (as the key of its import object).
   if (!/_[0-9a-f]{16}$/.test(field)) return undefined;
   const pattern = new RegExp(`(?<![\\w$])${escape(field)}(?![\\w$])`, "g");
@@ -132,6 +136,16 @@ const wasm = renameImports(wasmBefore, (field) => {
   return short;
 }, renameModule);
 if (next === 0) throw new Error("minify-glue: no import was renamed; has wasm-bindgen's naming changed?");
+
+// The features trunk's wasm-opt run was given (the root index.html's data-wasm-opt-params).
+const params = readFileSync("index.html", "utf8").match(/data-wasm-opt-params="([^"]*)"/);
+if (!params) throw new Error("minify-glue: index.html has no data-wasm-opt-params");
+const features = params[1].split(/\s+/).filter((p) => p.startsWith("--enable-"));
+writeFileSync(wasmFile, renamed);
+execFileSync("wasm-opt", [...features, "--flatten", "--rereloop", "-Oz", wasmFile, "-o", wasmFile], {
+  stdio: "inherit",
+});
+const wasm = readFileSync(wasmFile);
 
 const { code } = esbuild.transformSync(glue, { minify: true, format: "esm", loader: "js" });
 let page = readFileSync(htmlFile, "utf8");

@@ -117,14 +117,14 @@ pub(super) static BYPASS_MAP: Rule = Rule {
 };
 
 /// A directive of the proxied location, with micro-caching on.
-fn location_setting(c: &Ctx, out: &mut Out, args: &[&'static str], text: &Text) {
+fn location_setting(c: &Ctx, out: &mut Out, args: &'static [&'static str], text: &Text) {
     if proxied(c) {
         out.set(proxy::location(c), args, text);
     }
 }
 
 /// A directive of the PHP scripts' location, with micro-caching on.
-fn script_setting(c: &Ctx, out: &mut Out, args: &[&'static str], text: &Text) {
+fn script_setting(c: &Ctx, out: &mut Out, args: &'static [&'static str], text: &Text) {
     if php_on(c) {
         out.set(php::scripts(c), args, text);
     }

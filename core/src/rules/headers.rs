@@ -80,7 +80,7 @@ pub(super) static APP_HEADERS: Rule = Rule {
 
 /// A header of the site's own responses, for workloads that serve files (an application
 /// behind nginx sets its own).
-fn own_header(c: &Ctx, out: &mut Out, args: &[&'static str], text: &Text) {
+fn own_header(c: &Ctx, out: &mut Out, args: &'static [&'static str], text: &Text) {
     if !c.i.workload.proxies() {
         out.set(
             Scope::Server {

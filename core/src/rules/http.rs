@@ -226,7 +226,7 @@ pub(super) static ACCESS_LOG: Rule = Rule {
             out.set(H, &["off"], &ACCESS_LOG.texts[1]);
         } else {
             let args = ["/var/log/nginx/access.log", format, "buffer=64k", "flush=5s"];
-            out.set(H, &args, &ACCESS_LOG.texts[0]);
+            out.set_words(H, &args, &ACCESS_LOG.texts[0]);
         }
     }),
 };
@@ -356,7 +356,7 @@ pub(super) static INCLUDE_SITES_ENABLED: Rule = Rule {
     .inputs(&["layout"])],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
         if let Some(glob) = c.i.layout.sites_include() {
-            out.set(H, &[glob], &INCLUDE_SITES_ENABLED.texts[0]);
+            out.set_words(H, &[glob], &INCLUDE_SITES_ENABLED.texts[0]);
         }
     }),
 };

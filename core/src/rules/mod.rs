@@ -32,7 +32,7 @@ pub(crate) mod warnings;
 use std::borrow::Cow;
 
 use crate::inputs::Inputs;
-use crate::plan::{Omitted, Reason, Scope, ServerRole, Setting};
+use crate::plan::{Args, Omitted, Reason, Scope, ServerRole, Setting};
 use crate::policy::{Lookup, Versions, fill_versions};
 use crate::tuning::Tuning;
 use formula::Formula;
@@ -248,7 +248,12 @@ impl Out<'_> {
     }
 
     /// Writes the rule's setting with fixed arguments.
-    pub fn set(&mut self, scope: Scope, args: &[&'static str], text: &Text) {
+    pub fn set(&mut self, scope: Scope, args: &'static [&'static str], text: &Text) {
+        self.push(scope, Args::Fixed(args), text, None);
+    }
+
+    /// Writes the rule's setting with arguments chosen from fixed words when the plan is made.
+    pub fn set_words(&mut self, scope: Scope, args: &[&'static str], text: &Text) {
         let args = args.iter().copied().map(Cow::Borrowed).collect();
         self.set_args(scope, args, text, None);
     }
@@ -261,6 +266,10 @@ impl Out<'_> {
         text: &Text,
         formula: Option<Formula>,
     ) {
+        self.push(scope, Args::Computed(args), text, formula);
+    }
+
+    fn push(&mut self, scope: Scope, args: Args, text: &Text, formula: Option<Formula>) {
         let reason = self.reason(text, formula);
         self.settings.push(Setting {
             scope,
@@ -279,7 +288,7 @@ impl Out<'_> {
         text: &Text,
         formula: Option<Formula>,
     ) {
-        self.set_args(scope, vec![Cow::Owned(value.to_string())], text, formula);
+        self.push(scope, Args::One(value.to_string().into()), text, formula);
     }
 
     /// Leaves the rule's setting at its default, for `text`.

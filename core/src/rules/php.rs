@@ -25,7 +25,7 @@ fn size(s: ByteSize) -> String {
 }
 
 /// A fixed setting of the scripts' location, for php.
-fn script_setting(c: &Ctx, out: &mut Out, args: &[&'static str], text: &Text) {
+fn script_setting(c: &Ctx, out: &mut Out, args: &'static [&'static str], text: &Text) {
     if php(c) {
         out.set(scripts(c), args, text);
     }

@@ -12,7 +12,7 @@ pub(super) static USER: Rule = Rule {
     )
     .inputs(&["layout"])],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
-        out.set(Scope::Main, &[c.i.layout.user()], &USER.texts[0]);
+        out.set_words(Scope::Main, &[c.i.layout.user()], &USER.texts[0]);
     }),
 };
 
@@ -37,7 +37,7 @@ pub(super) static PID: Rule = Rule {
     )
     .inputs(&["layout"])],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
-        out.set(Scope::Main, &[c.i.layout.pid()], &PID.texts[0]);
+        out.set_words(Scope::Main, &[c.i.layout.pid()], &PID.texts[0]);
     }),
 };
 
@@ -62,7 +62,7 @@ pub(super) static INCLUDE_MODULES: Rule = Rule {
     .inputs(&["layout"])],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
         if let Some(glob) = c.i.layout.modules_include() {
-            out.set(Scope::Main, &[glob], &INCLUDE_MODULES.texts[0]);
+            out.set_words(Scope::Main, &[glob], &INCLUDE_MODULES.texts[0]);
         }
     }),
 };
@@ -80,7 +80,7 @@ pub(super) static LOAD_MODULE: Rule = Rule {
                 "modules/ngx_http_brotli_filter_module.so",
                 "modules/ngx_http_brotli_static_module.so",
             ] {
-                out.set(Scope::Main, &[module], &LOAD_MODULE.texts[0]);
+                out.set_words(Scope::Main, &[module], &LOAD_MODULE.texts[0]);
             }
         }
     }),

@@ -86,7 +86,7 @@ pub(super) static PROXY_HTTP_VERSION: Rule = Rule {
 };
 
 /// `proxy_set_header NAME VALUE` in the proxied location.
-fn header(c: &Ctx, out: &mut Out, args: &[&'static str], text: &Text) {
+fn header(c: &Ctx, out: &mut Out, args: &'static [&'static str], text: &Text) {
     if proxies(c) {
         out.set(location(c), args, text);
     }

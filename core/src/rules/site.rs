@@ -220,7 +220,7 @@ fn servers<'c>(c: &'c Ctx<'c>) -> impl Iterator<Item = ServerRole> + 'c {
 
 /// Behind a load balancer, every server answers its health probe, whatever the Host
 /// header (often the instance's IP address) or SNI (often none).
-fn health(c: &Ctx, out: &mut Out, args: &[&'static str], text: &Text) {
+fn health(c: &Ctx, out: &mut Out, args: &'static [&'static str], text: &Text) {
     if c.i.behind_lb {
         for server in servers(c) {
             let scope = Scope::Location {

@@ -50,7 +50,7 @@ pub(super) static SSL_CIPHERS: Rule = Rule {
     .inputs(&["tls_profile"])],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
         if let (true, Some(ciphers)) = (c.i.tls, TLS_GUIDELINE.profile(c.i.tls_profile).ciphers) {
-            out.set(H, &[ciphers], &SSL_CIPHERS.texts[0]);
+            out.set_words(H, &[ciphers], &SSL_CIPHERS.texts[0]);
         }
     }),
 };

@@ -3,7 +3,7 @@
 //! Nothing missing, nothing extra, no argument split, joined or cut.
 
 use nginx_gen_core::plan::FileKind;
-use nginx_gen_core::plan::{LocationRole, Scope, ServerRole};
+use nginx_gen_core::plan::{Args, LocationRole, Scope, ServerRole};
 use nginx_gen_core::render::{self, File};
 use nginx_gen_core::{Plan, render::SYSCTL_PATH, render::SYSTEMD_PATH};
 
@@ -15,10 +15,10 @@ pub fn location_args(role: LocationRole) -> Vec<String> {
     role.matcher().iter().map(|s| (*s).to_owned()).collect()
 }
 
-fn leaf(name: &str, args: &[impl ToString]) -> Directive {
+fn leaf(name: &str, args: &Args) -> Directive {
     Directive {
         name: name.to_owned(),
-        args: args.iter().map(ToString::to_string).collect(),
+        args: args.iter().map(str::to_owned).collect(),
         block: None,
         line: 0,
     }
