@@ -141,8 +141,14 @@ proptest! {
     }
 
     #[test]
-    fn proxy_buffers_satisfy_nginx(header_kib in 1u64..=64, response_kib in 1u64..=(1024 * 1024)) {
-        let b = ProxyBuffers::for_response(ByteSize::kib(header_kib.next_power_of_two()), ByteSize::kib(response_kib));
+    fn proxy_buffers_satisfy_nginx(
+        least_kib in 1u64..=64,
+        more in 0u32..=2,
+        response_kib in 1u64..=(1024 * 1024),
+    ) {
+        let least = least_kib.next_power_of_two();
+        let header = (ByteSize::kib(least), ByteSize::kib(least << more));
+        let b = ProxyBuffers::for_response(header, ByteSize::kib(response_kib));
         prop_assert!(b.nginx_accepts(), "{b:?}");
     }
 

@@ -83,7 +83,7 @@ const SPECS: &[Spec] = &[
         directive: "proxy_buffer_size",
         families: PROXY,
         when: When::IfSet,
-        alts: &["proxy_buffer_size 8k", "proxy_buffer_size 32k"],
+        alts: &["proxy_buffer_size 16k", "proxy_buffer_size 64k"],
     },
     Spec {
         directive: "keepalive",
@@ -322,7 +322,8 @@ mod tests {
                 (Family::Tls, "ssl_session_cache") => "shared:SSL:3m",
                 (Family::Tls, "ssl_session_tickets") => "off",
                 (Family::Proxy, "proxy_buffers") => "4 32k",
-                (Family::Proxy, "proxy_buffer_size" | "client_body_buffer_size") => "16k",
+                (Family::Proxy, "proxy_buffer_size") => "32k",
+                (Family::Proxy, "client_body_buffer_size") => "16k",
                 (Family::Proxy, "keepalive") => "64",
                 _ => return None,
             };

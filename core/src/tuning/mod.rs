@@ -30,8 +30,10 @@ pub struct Profile {
     pub in_flight_permille: u32,
     /// Share of memory (after the OS reserve) nginx may plan for, in percent.
     pub memory_percent: u64,
-    /// `proxy_buffer_size`: the response header buffer.
-    pub header_buffer: ByteSize,
+    /// `proxy_buffer_size` (`fastcgi_buffer_size` for php): the first buffer of a response,
+    /// its headers and the start of its body, sized to hold the typical response within
+    /// this range ([`ProxyBuffers::for_response`]).
+    pub header_buffer: (ByteSize, ByteSize),
 }
 
 impl Profile {
@@ -43,35 +45,36 @@ impl Profile {
                 upstream_permille: 0,
                 in_flight_permille: 0,
                 memory_percent: 50,
-                header_buffer: ByteSize::kib(8),
+                header_buffer: (ByteSize::kib(8), ByteSize::kib(8)),
             },
             Workload::Mixed => Self {
                 clients_per_vcpu: 1500,
                 upstream_permille: 500,
                 in_flight_permille: 50,
                 memory_percent: 25,
-                header_buffer: ByteSize::kib(16),
+                header_buffer: (ByteSize::kib(16), ByteSize::kib(32)),
             },
             Workload::Proxy => Self {
                 clients_per_vcpu: 1000,
                 upstream_permille: 1000,
                 in_flight_permille: 50,
                 memory_percent: 25,
-                header_buffer: ByteSize::kib(16),
+                header_buffer: (ByteSize::kib(16), ByteSize::kib(32)),
             },
             Workload::Api => Self {
                 clients_per_vcpu: 1000,
                 upstream_permille: 1000,
                 in_flight_permille: 100,
                 memory_percent: 25,
-                header_buffer: ByteSize::kib(16),
+                header_buffer: (ByteSize::kib(16), ByteSize::kib(32)),
             },
             Workload::Php => Self {
                 clients_per_vcpu: 1000,
                 upstream_permille: 500,
                 in_flight_permille: 50,
                 memory_percent: 25,
-                header_buffer: ByteSize::kib(16),
+                // FastCGI: the first buffer's size was not measured; it stays at 16k.
+                header_buffer: (ByteSize::kib(16), ByteSize::kib(16)),
             },
         }
     }
@@ -508,9 +511,10 @@ mod tests {
 
     #[test]
     fn proxy_buffers_nginx_accepts() {
-        for header in [4, 8, 16, 32] {
+        for (lo, hi) in [(4, 4), (8, 8), (16, 16), (16, 32), (32, 32)] {
             for response in [1, 3, 32, 100, 1000, 100_000] {
-                let b = ProxyBuffers::for_response(ByteSize::kib(header), ByteSize::kib(response));
+                let header = (ByteSize::kib(lo), ByteSize::kib(hi));
+                let b = ProxyBuffers::for_response(header, ByteSize::kib(response));
                 assert!(b.nginx_accepts(), "{b:?}");
             }
         }
