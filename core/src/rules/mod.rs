@@ -21,6 +21,7 @@ mod headers;
 mod http;
 mod kernel;
 mod limits;
+mod listen;
 mod php;
 mod process;
 mod proxy;
@@ -400,25 +401,25 @@ pub static RULES: &[&Rule] = &[
     &ratelimit::LIMIT_PATH_MAP,
     &proxy::UPSTREAM_SERVER,
     &proxy::KEEPALIVE,
-    &site::LISTEN_CATCH_ALL,
-    &site::RETURN_CATCH_ALL,
-    &site::LISTEN_CATCH_ALL_TLS,
-    &site::LISTEN_QUIC_CATCH_ALL,
+    &listen::LISTEN_CATCH_ALL,
+    &listen::RETURN_CATCH_ALL,
+    &listen::LISTEN_CATCH_ALL_TLS,
+    &listen::LISTEN_QUIC_CATCH_ALL,
     &tls::SSL_REJECT_HANDSHAKE,
-    &site::RETURN_MISDIRECTED,
+    &listen::RETURN_MISDIRECTED,
     &tls::SSL_CERTIFICATE_CATCH_ALL,
     &tls::SSL_CERTIFICATE_KEY_CATCH_ALL,
-    &site::RETURN_CATCH_ALL_TLS,
+    &listen::RETURN_CATCH_ALL_TLS,
     &headers::HSTS_CATCH_ALL,
-    &site::HEALTH_RETURN,
-    &site::HEALTH_TYPE,
-    &site::HEALTH_LOG,
-    &site::LISTEN_SITE,
+    &listen::HEALTH_RETURN,
+    &listen::HEALTH_TYPE,
+    &listen::HEALTH_LOG,
+    &listen::LISTEN_SITE,
     &site::SERVER_NAME,
     &site::ACME_ROOT,
     &site::RETURN_HTTPS,
-    &site::LISTEN_SITE_TLS,
-    &site::LISTEN_QUIC_SITE,
+    &listen::LISTEN_SITE_TLS,
+    &listen::LISTEN_QUIC_SITE,
     &site::HTTP3,
     &site::HTTP2,
     &site::SERVER_NAME_TLS,

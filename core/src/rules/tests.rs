@@ -215,6 +215,7 @@ fn every_rule_is_tested_in_its_family_file() {
         ("tls.rs", include_str!("tls.rs")),
         ("proxy.rs", include_str!("proxy.rs")),
         ("headers.rs", include_str!("headers.rs")),
+        ("listen.rs", include_str!("listen.rs")),
         ("site.rs", include_str!("site.rs")),
         ("kernel.rs", include_str!("kernel.rs")),
         ("limits.rs", include_str!("limits.rs")),
