@@ -314,16 +314,8 @@ pub(super) static LISTEN_QUIC_SITE: Rule = Rule {
 #[cfg(test)]
 mod tests {
     use super::{CATCH_ALL_TLS, SITE, SITE_TLS};
-    use crate::plan::{LocationRole, Scope, ServerRole};
-    use crate::rules::testing::{formula, plan, values, values_in};
-
-    const CATCH_ALL: Scope = Scope::Server {
-        server: ServerRole::CatchAll,
-    };
-
-    fn at(server: ServerRole, location: LocationRole) -> Scope {
-        Scope::Location { server, location }
-    }
+    use crate::plan::{LocationRole, ServerRole};
+    use crate::rules::testing::{CATCH_ALL, at, formula, plan, values, values_in};
 
     #[test]
     fn catch_all_owns_the_listen_options_on_every_address() {

@@ -555,7 +555,17 @@ pub(crate) mod testing {
     //! Helpers for the rule tests beside each rule.
 
     use crate::inputs::Inputs;
-    use crate::plan::{Plan, Scope};
+    use crate::plan::{LocationRole, Plan, Scope, ServerRole};
+
+    /// The plain-HTTP catch-all server.
+    pub(crate) const CATCH_ALL: Scope = Scope::Server {
+        server: ServerRole::CatchAll,
+    };
+
+    /// A location of a server.
+    pub(crate) fn at(server: ServerRole, location: LocationRole) -> Scope {
+        Scope::Location { server, location }
+    }
 
     /// The plan for a JSON input document (`--no-detect` semantics: only what is given).
     pub(crate) fn plan(json: &str) -> Plan {

@@ -345,15 +345,7 @@ mod tests {
     use super::{SITE, SITE_TLS, STATUS};
     use crate::plan::{LocationRole, Scope, ServerRole, TableRole};
     use crate::rules::listen::CATCH_ALL_TLS;
-    use crate::rules::testing::{omitted, plan, value, values, values_in};
-
-    const CATCH_ALL: Scope = Scope::Server {
-        server: ServerRole::CatchAll,
-    };
-
-    fn at(server: ServerRole, location: LocationRole) -> Scope {
-        Scope::Location { server, location }
-    }
+    use crate::rules::testing::{CATCH_ALL, at, omitted, plan, value, values, values_in};
 
     #[test]
     fn quic_listeners_only_with_http3() {
