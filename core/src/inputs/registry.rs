@@ -360,7 +360,7 @@ inputs! {
         form: Form::at(Section::Tls, 8, Widget::Checkbox),
     }
     /// The access log's format: `timing` is `combined` with the time in ISO 8601 and the
-    /// fields tuning needs (request and upstream times, TLS, request id) as `key=value`.
+    /// fields tuning needs (request and upstream times, TLS) as `key=value`.
     access_log: AccessLog = String {
         flag: Flag::value("access-log", "FORMAT"),
         group: Group::Workload,

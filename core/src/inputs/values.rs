@@ -65,7 +65,7 @@ choice! {
 choice! {
     /// The access log's format.
     pub enum AccessLog {
-        /// `combined` plus ISO 8601 time, request and upstream times, TLS and request id.
+        /// `combined` plus ISO 8601 time, request and upstream times and TLS.
         Timing = "timing",
         /// The same fields, one JSON object per line.
         Json = "json",
