@@ -322,7 +322,7 @@ fn a_stock_debian_nginx_drifts_from_the_plan() {
             .to_owned(),
         format!("[limits] nginx master (pid {master}): Max open files"),
         format!("found:   soft 1024, hard {hard}"),
-        "[backlog] listen 0.0.0.0:80: backlog\n    planned: 512\n    found:   511\n".to_owned(),
+        "[backlog] listen 0.0.0.0:80: backlog\n    planned: 4096\n    found:   511\n".to_owned(),
         // Debian's default site, not a catch-all, answers names no site has.
         "[probe] catch-all on 127.0.0.1:80\n".to_owned(),
         "[config] server check.example\n".to_owned(),
@@ -499,7 +499,7 @@ fn the_generated_tree_matches_until_a_sysctl_changes() {
     let b = finding(&doc, "backlog", "0.0.0.0:80");
     assert_eq!(
         b["found"],
-        "512 now; net.core.somaxconn 128 caps it at the next start of nginx"
+        "4096 now; net.core.somaxconn 128 caps it at the next start of nginx"
     );
     let again = ns.check(&args);
     assert_eq!(subjects_of_text(&text(&again)), drifted);

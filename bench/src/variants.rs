@@ -576,11 +576,11 @@ mod tests {
             site,
             origins,
             &plan,
-            &[("listen+".into(), "deferred".into())],
+            &[("listen-".into(), "deferred".into())],
         );
         assert!(
             out.contains(
-                "    listen 80 default_server backlog=512 deferred; # patched by nginx-gen-bench\n"
+                "    listen 80 default_server backlog=4096; # patched by nginx-gen-bench\n"
             ),
             "{out}"
         );
@@ -591,17 +591,17 @@ mod tests {
             site,
             origins,
             &plan,
-            &[("listen+".into(), "deferred backlog=4096".into())],
+            &[("listen+".into(), "backlog=512 fastopen=16".into())],
         );
         assert!(
-            out.contains("listen 80 default_server backlog=4096 deferred; # patched"),
+            out.contains("listen 80 default_server deferred backlog=512 fastopen=16; # patched"),
             "{out}"
         );
         let (out, _) = patch(
             site,
             origins,
             &plan,
-            &[("listen-".into(), "backlog=512".into())],
+            &[("listen-".into(), "deferred backlog=4096".into())],
         );
         assert!(
             out.contains("    listen 80 default_server; # patched"),

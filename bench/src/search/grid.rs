@@ -110,6 +110,12 @@ const SPECS: &[Spec] = &[
         alts: &["listen+ reuseport"],
     },
     Spec {
+        directive: "deferred",
+        families: ALL,
+        when: When::Always,
+        alts: &["listen- deferred"],
+    },
+    Spec {
         directive: "multi_accept",
         families: ALL,
         when: When::Always,
@@ -354,6 +360,7 @@ mod tests {
                 "output_buffers",
                 "sendfile_max_chunk",
                 "reuseport",
+                "deferred",
                 "multi_accept",
                 "accept_mutex",
                 "keepalive_timeout",
@@ -372,7 +379,7 @@ mod tests {
             .find(|k| k.directive == "sendfile_max_chunk")
             .expect("knob");
         assert_eq!((chunk.current.as_deref(), chunk.alts.len()), (None, 2));
-        assert_eq!(bodies(&g).len(), 14);
+        assert_eq!(bodies(&g).len(), 15);
         // No compression knob without Accept-Encoding, no TLS or proxy knob.
         assert!(
             !bodies(&g)

@@ -797,7 +797,11 @@ mod tests {
         assert_eq!(get("main context: error_log").found, "(not set)");
         assert_eq!(get("http block: gzip_types").found, "(not set)");
         let listen = get("server (default_server on 80): listen");
-        assert!(listen.planned.contains("backlog=512"), "{}", listen.planned);
+        assert!(
+            listen.planned.contains("deferred backlog=4096"),
+            "{}",
+            listen.planned
+        );
         assert_eq!(listen.found, "80 default_server; [::]:80 default_server");
         assert_eq!(
             get("server a.example").found,
@@ -1014,7 +1018,7 @@ mod tests {
         assert_eq!(sysctls(&plan, cat, &file, proc_sys.path(), &[]), []);
         // fastopen without the server bit, tcp_max_syn_backlog one below: drift.
         std::fs::write(at("net.ipv4.tcp_fastopen"), "1\n").unwrap();
-        std::fs::write(at("net.ipv4.tcp_max_syn_backlog"), "511\n").unwrap();
+        std::fs::write(at("net.ipv4.tcp_max_syn_backlog"), "4095\n").unwrap();
         let found = sysctls(&plan, cat, &file, proc_sys.path(), &[]);
         let shown: Vec<(&str, &str, &str)> = found
             .iter()
@@ -1023,7 +1027,7 @@ mod tests {
         assert_eq!(
             shown,
             [
-                ("net.ipv4.tcp_max_syn_backlog", "at least 512", "511"),
+                ("net.ipv4.tcp_max_syn_backlog", "at least 4096", "4095"),
                 ("net.ipv4.tcp_fastopen", "with every bit of 3 set", "1"),
             ]
         );
@@ -1039,7 +1043,7 @@ mod tests {
         let want = planned_backlogs(&servers(&p));
         assert_eq!(
             want.into_iter().collect::<Vec<_>>(),
-            [(("0.0.0.0".into(), 80), 512), (("[::]".into(), 80), 512)]
+            [(("0.0.0.0".into(), 80), 4096), (("[::]".into(), 80), 4096)]
         );
         let want = planned_backlogs(&servers(&p));
         let socket = |addr: &str, backlog| Listener {
@@ -1053,16 +1057,16 @@ mod tests {
                 &plan,
                 cat,
                 &want,
-                &[socket("0.0.0.0", 512), socket("[::]", 512)],
+                &[socket("0.0.0.0", 4096), socket("[::]", 4096)],
                 Some(4096)
             )
             .is_empty()
         );
-        let found = backlogs(&plan, cat, &want, &[socket("0.0.0.0", 511)], Some(4096));
+        let found = backlogs(&plan, cat, &want, &[socket("0.0.0.0", 4095)], Some(4096));
         assert_eq!(found.len(), 2);
         assert_eq!(
             (found[0].planned.as_str(), found[0].found.as_str()),
-            ("512", "511")
+            ("4096", "4095")
         );
         assert_eq!(found[1].found, "no listening socket of nginx");
         let capped = backlogs(&plan, cat, &want, &[socket("*", 128)], Some(128));
@@ -1073,11 +1077,11 @@ mod tests {
             capped[0].fix
         );
         // Set before somaxconn was lowered: in effect, but not after a restart.
-        let later = backlogs(&plan, cat, &want, &[socket("*", 512)], Some(128));
+        let later = backlogs(&plan, cat, &want, &[socket("*", 4096)], Some(128));
         assert_eq!(later.len(), 2);
         assert_eq!(
             later[0].found,
-            "512 now; net.core.somaxconn 128 caps it at the next start of nginx"
+            "4096 now; net.core.somaxconn 128 caps it at the next start of nginx"
         );
     }
 

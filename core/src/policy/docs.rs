@@ -4,10 +4,6 @@
 /// [`doc_link`].
 pub const DOC_LINKS: &[(&str, &str)] = &[
     (
-        "listen deferred",
-        "https://nginx.org/en/docs/http/ngx_http_core_module.html#listen",
-    ),
-    (
         "add_header X-Frame-Options, X-Content-Type-Options",
         "https://developer.mozilla.org/en-US/docs/Web/HTTP/Headers/X-Frame-Options",
     ),

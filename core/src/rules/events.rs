@@ -28,20 +28,6 @@ pub(super) static USE: Rule = Rule {
     },
 };
 
-pub(super) static LISTEN_DEFERRED: Rule = Rule {
-    name: "listen deferred",
-    texts: &[Text::new(
-        "omit.listen.deferred",
-        "TCP_DEFER_ACCEPT hides a connection from nginx until its first data arrives. Measured here: with 1000 clients connecting at once it raised p99 latency from about 40 ms to 60-500 ms (docs/benchmarks.md).",
-    )],
-    decide: Decide::Omit {
-        when: always,
-        scope: Scope::Server {
-            server: crate::plan::ServerRole::CatchAll,
-        },
-    },
-};
-
 pub(super) static MULTI_ACCEPT: Rule = Rule {
     name: "multi_accept",
     texts: &[
@@ -140,12 +126,7 @@ mod tests {
     #[test]
     fn fixed_omissions() {
         let p = plan("{}");
-        for name in [
-            "use",
-            "listen deferred",
-            "worker_cpu_affinity",
-            "accept_mutex",
-        ] {
+        for name in ["use", "worker_cpu_affinity", "accept_mutex"] {
             assert!(omitted(&p, name), "{name}");
         }
     }

@@ -232,7 +232,7 @@ mod tests {
         assert_eq!(value(&p, "net.core.somaxconn").as_deref(), Some("4096"));
         assert_eq!(
             formula(&p, "net.core.somaxconn"),
-            "max(backlog 1024, kernel default 4096) = 4096"
+            "max(backlog 4096, kernel default 4096) = 4096"
         );
         let big = plan(r#"{"vcpu":32,"ram":"64G","clients":200000}"#);
         assert_eq!(value(&big, "net.core.somaxconn").as_deref(), Some("32768"));
@@ -243,11 +243,11 @@ mod tests {
         let p = plan("{}");
         assert_eq!(
             value(&p, "net.ipv4.tcp_max_syn_backlog").as_deref(),
-            Some("1024")
+            Some("4096")
         );
         assert_eq!(
             formula(&p, "net.ipv4.tcp_max_syn_backlog"),
-            "backlog 1024 > kernel default 512"
+            "backlog 4096 > kernel default 512"
         );
         let big_ram = plan(r#"{"ram":"64G"}"#);
         assert!(omitted(&big_ram, "net.ipv4.tcp_max_syn_backlog"));

@@ -334,7 +334,6 @@ pub static RULES: &[&Rule] = &[
     &process::PCRE_JIT,
     &events::WORKER_CONNECTIONS,
     &events::USE,
-    &events::LISTEN_DEFERRED,
     &events::MULTI_ACCEPT,
     &events::WORKER_CPU_AFFINITY,
     &events::ACCEPT_MUTEX,

@@ -369,7 +369,7 @@ impl Tuning {
             .over(num(RECONNECT_STORM_SECONDS).label("s"))
             .times(Term::ratio(u64::from(ACCEPT_WAIT_MS), 1000).label("s"))
             .pow2()
-            .at_least(num(512u32))
+            .at_least(num(SOMAXCONN_DEFAULT).named("somaxconn"))
             .at_most(num(65_535u32));
         let backlog = backlog_term.value() as u32;
         let somaxconn_term = Term::max(vec![
@@ -503,7 +503,7 @@ mod tests {
         assert_eq!(t.workers, 4);
         assert_eq!(t.clients, 10_000);
         assert_eq!(t.worker_connections, 4096);
-        assert_eq!(t.backlog, 1024);
+        assert_eq!(t.backlog, 4096);
         assert_eq!(t.session_cache_mib, 56);
         assert_eq!(t.session_timeout, Some(6720));
         assert!(t.rlimit_nofile >= 2 * t.worker_connections);
