@@ -308,17 +308,24 @@ fn patch(
         let indent = &line[..line.len() - t.len()];
         let mut replaced = false;
         if let Some(setting) = setting_at.get(&n) {
-            for (i, (name, args)) in directives.iter().enumerate() {
-                if name == "listen+" || name == "listen-" {
-                    let owns_port = setting.name == "listen"
-                        && setting.args.iter().any(|a| a == "default_server");
-                    if let (true, Some(body)) = (owns_port, t.strip_suffix(';')) {
+            // Every listen edit applies to a listen that owns the port, in order.
+            let owns_port =
+                setting.name == "listen" && setting.args.iter().any(|a| a == "default_server");
+            if let (true, Some(body)) = (owns_port, t.strip_suffix(';')) {
+                let mut body = body.to_owned();
+                for (i, (name, args)) in directives.iter().enumerate() {
+                    if let Some(add) = listen_edit(name) {
                         hits[i] += 1;
                         replaced = true;
-                        let body = edit_options(body, args, name == "listen+");
-                        let _ = writeln!(out, "{indent}{body}; # patched by nginx-gen-bench");
-                        break;
+                        body = edit_options(&body, args, add);
                     }
+                }
+                if replaced {
+                    let _ = writeln!(out, "{indent}{body}; # patched by nginx-gen-bench");
+                }
+            }
+            for (i, (name, args)) in directives.iter().enumerate() {
+                if replaced || listen_edit(name).is_some() {
                     continue;
                 }
                 let bare = name.trim_start_matches('-');
@@ -339,6 +346,15 @@ fn patch(
         }
     }
     (out, hits)
+}
+
+/// `Some(true)` for `listen+`, `Some(false)` for `listen-`: an edit of the listen options.
+fn listen_edit(name: &str) -> Option<bool> {
+    match name {
+        "listen+" => Some(true),
+        "listen-" => Some(false),
+        _ => None,
+    }
 }
 
 /// Adds (`add`) or removes the words of `options` in a `listen …` line's words; an added
@@ -470,7 +486,8 @@ pub fn write(
             // the main context, or http {}.
             let mut text = fs::read_to_string(&conf).map_err(io)?;
             for ((name, args), h) in directives.iter().zip(&hits) {
-                if *h > 0 || name.starts_with('-') {
+                // A listen edit that found no listen is not a directive to add.
+                if *h > 0 || name.starts_with('-') || listen_edit(name).is_some() {
                     continue;
                 }
                 let line = format!("{name} {args}; # added by nginx-gen-bench");
@@ -597,6 +614,22 @@ mod tests {
             out.contains("listen 80 default_server deferred backlog=512 fastopen=16; # patched"),
             "{out}"
         );
+        // Two edits of one line (the search's combination of winners): both apply.
+        let (out, hits) = patch(
+            site,
+            origins,
+            &plan,
+            &[
+                ("listen+".into(), "reuseport".into()),
+                ("keepalive_timeout".into(), "10s".into()),
+                ("listen-".into(), "deferred".into()),
+            ],
+        );
+        assert!(
+            out.contains("    listen 80 default_server backlog=4096 reuseport; # patched"),
+            "{out}"
+        );
+        assert_eq!(hits[0], hits[2]);
         let (out, _) = patch(
             site,
             origins,

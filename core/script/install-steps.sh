@@ -1,7 +1,7 @@
 set -f
 M=/var/lib/nginx-gen/manifest.json Y=/etc/sysctl.d/99-nginx-gen.conf
 U=/etc/systemd/system/nginx.service.d/nginx-gen.conf
-files= ch= gone= rep= cre= dirs= ran= dr= rs= rl= sy= moved= said= B=
+files= ch= gone= rep= cre= dirs= ran= dr= rs= rl= sy= moved= said= B= fp= fr=
 say() { printf 'nginx-gen: %s\n' "$*"; }
 die() { said=1; say "failed at step $step: $*" >&2; exit 1; }
 new() { files="$files $1"; mkdir -p "$T/new${1%/*}"; cat >"$T/new$1"; }
@@ -12,15 +12,31 @@ differs() { [ "$(conf "$1")" != "$(conf "$T/new$1")" ]; }
 has() { case " $1 " in *" $2 "*) ;; *) return 1 ;; esac; }
 list() { printf '['; s=; for x; do printf '%s"%s"' "$s" "$x"; s=', '; done; printf ']'; }
 sc() { systemctl "$@" || die "systemctl $* failed"; }
+# The PHP-FPM of a pool file: unit fu, program fx, main configuration fc.
+fpm() {
+  case $fp in
+    /etc/php/*) v=${fp#/etc/php/} && v=${v%%/*} && fu=php$v-fpm fx=php-fpm$v fc=/etc/php/$v/fpm/php-fpm.conf ;;
+    *) fu=php-fpm fx=php-fpm fc=/etc/php-fpm.conf ;;
+  esac
+}
 decide() {
   for p in $files; do cmp -s "$T/new$p" "$p" || ch="$ch $p"; done
   for p in $(owned path); do
-    case $p in */../*) ;; /etc/nginx/*|"$Y"|"$U") has "$files" $p || [ ! -e $p ] || gone="$gone $p"; continue ;; esac
+    case $p in
+      */../*) ;;
+      /etc/nginx/*|"$Y"|"$U") has "$files" $p || [ ! -e $p ] || gone="$gone $p"; continue ;;
+      # A pool stays: it replaced the package's, which PHP-FPM needs (docs/lifecycle.md).
+      /etc/php/*/fpm/pool.d/www.conf|/etc/php-fpm.d/www.conf)
+        has "$files" $p || say "note: $p stays, PHP-FPM's pool; nginx-gen rollback to the php run's first set restores the package's"
+        continue ;;
+    esac
     die "$M names $p, which nginx-gen never writes"
   done
   ! has "$ch$gone" $Y || ! differs $Y || sy=1 rl=1
   ! has "$ch$gone" $U || { dr=1; ! differs $U || rs=1; }
   case "$ch$gone " in *" /etc/nginx/"*) rl=1 ;; esac
+  for p in $ch; do case $p in /etc/php/*/fpm/pool.d/www.conf|/etc/php-fpm.d/www.conf) fp=$p ;; esac; done
+  [ -z "$fp" ] || fpm
 }
 stage() {
   step=stage S=$T/nginx
@@ -38,6 +54,19 @@ stage() {
   x=$(nginx -t -q ${x:+-p "$x/"} -c "$S/nginx.conf" 2>&1) || die "nginx -t rejects the staged tree:
 $(printf '%s\n' "$x" | sed "s#$S#/etc/nginx#g")"
   say 'nginx -t passed the staged tree'
+  [ -n "$fp" ] || return 0
+  # The pool: PHP-FPM's own -t of its configuration with the new pool.d staged.
+  command -v $fx >/dev/null || die "PHP-FPM is not installed: $fx (package $fu) checks the pool $fp"
+  P=$T/php d=${fp%/*}
+  mkdir -p $P/pool.d
+  find "$d" -maxdepth 1 -type f ! -name www.conf -exec cp {} $P/pool.d/ \;
+  cp "$T/new$fp" $P/pool.d/www.conf
+  grep -q "^[[:space:]]*include[[:space:]]*=[[:space:]]*$d/" $fc 2>/dev/null ||
+    die "$fc has no include= of $d/, where the pool $fp is: it cannot be checked before it is installed"
+  sed "s#^\([[:space:]]*include[[:space:]]*=[[:space:]]*\)$d/#\1$P/pool.d/#" $fc >$P/php-fpm.conf
+  x=$($fx -t --fpm-config $P/php-fpm.conf 2>&1) || die "$fx -t rejects the staged pool $fp:
+$(printf '%s\n' "$x" | sed "s#$P/pool.d#$d#g;s#$P/php-fpm.conf#$fc#g")"
+  say "$fx -t passed the staged pool $fp"
 }
 keep() { mkdir -p "$B/files${1%/*}"; cp -p "$1" "$B/files$1"; }
 backup() {
@@ -128,6 +157,18 @@ service() {
   done
   say "probes: nginx is active${names:+; answering $names}"
 }
+pool() {
+  [ -n "$fp" ] || return 0
+  if [ ! -d /run/systemd/system ]; then
+    say "note: systemd is not PID 1 here: run systemctl reload $fu where it is"
+    return 0
+  fi
+  step=php-fpm-reload fr=1
+  if systemctl is-active --quiet $fu; then sc reload $fu; else sc start $fu; fi
+  step=php-fpm-probe
+  systemctl is-active --quiet $fu || die "$fu is not active after its reload"
+  say "reloaded $fu with the pool $fp; active"
+}
 again() { say "restore: $*"; "$@" || say "restore: $* failed too"; }
 undo() {
   x=
@@ -142,6 +183,8 @@ undo() {
   [ -z "$dr" ] || again systemctl daemon-reload
   [ -z "$ran" ] || again systemctl $ran nginx
   [ -z "$ran" ] || systemctl is-active --quiet nginx || again systemctl start nginx
+  [ -z "$fr" ] || again systemctl reload $fu
+  [ -z "$fr" ] || systemctl is-active --quiet $fu || again systemctl restart $fu
 }
 end() {
   set +e
@@ -158,7 +201,7 @@ main() {
     [ "$(owned sha256)" = "$(for p in $files; do sum "$T/new$p"; done)" ]; then
     say 'nothing to do: every file is installed as this script gives it'; exit 0
   fi
-  stage; backup; install; service
+  stage; backup; install; service; pool
   say "done; nginx-gen rollback ${B##*/} restores the previous files"
 }
 step=stage T=$(mktemp -d /etc/.nginx-gen-stage.XXXXXX)

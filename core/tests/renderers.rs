@@ -120,7 +120,7 @@ fn the_install_script_carries_the_files_verbatim() {
     // apply's steps, in its order, and the plan's probes (literal names, loopback, TLS).
     assert!(script.contains("\nset -eu\n"));
     assert!(script.ends_with("NGINX_GEN_EOF\nmain\n"));
-    assert!(script.contains("stage; backup; install; service\n"));
+    assert!(script.contains("stage; backup; install; service; pool\n"));
     assert!(
         script.contains("addr=127.0.0.1 port=80 tls=443 names='example.org www.example.org'\n")
     );

@@ -30,7 +30,7 @@ const WIDTH: usize = 84;
 /// `new PATH` for each file, then `main`. Its paths are `render::{SYSCTL_PATH,
 /// SYSTEMD_PATH}` and the manifest's (a test checks).
 ///
-/// The CLI compiles the file in. The web page and the module do not: it is 2.6 KB of
+/// The CLI compiles the file in. The web page and the module do not: it is 3.2 KB of
 /// their compressed size that only the install script needs, so they fetch it when the
 /// script is first asked for (as they fetch a language's catalogue) and hand it over as
 /// [`InstallSteps::check`]ed text.

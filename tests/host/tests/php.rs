@@ -385,3 +385,118 @@ fn a_failing_php_fpm_step_restores_nginx_and_the_pool() {
     assert_failed_and_restored(&c, &out, "php-fpm-reload", &was);
     s.note("both faults: files byte for byte, nginx -T and php-fpm8.2 -tt as before, both active");
 }
+
+/// Generates the install script (`--format script`) for `args` inside the container and
+/// runs it with `sh`.
+fn script(c: &Container, args: &[String]) -> Out {
+    let text = generated(c, args, "script");
+    c.write("/root/install.sh", text.as_bytes());
+    let out = c.sh("sh /root/install.sh");
+    eprintln!("{}", out.both());
+    out
+}
+
+/// Waits (up to 10 s) until none of `old` is among PHP-FPM's children and they number `n`.
+fn fpm_children_replaced(c: &Container, old: &[u32], n: usize) -> (u32, Vec<u32>) {
+    let start = Instant::now();
+    loop {
+        let (master, children) = fpm_pids(c);
+        if children.len() == n && children.iter().all(|p| !old.contains(p)) {
+            return (master, children);
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "PHP-FPM's children {children:?} are not {n} new ones (before: {old:?})"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+#[test]
+#[ignore = "needs root, scripts/host-root.sh's root and the release binary (stage 57-host)"]
+fn the_install_script_checks_the_pool_reloads_php_fpm_and_runs_again() {
+    let s = Scenario::start(
+        "php: the install script checks the pool, reloads PHP-FPM, runs again, rolls back; a pool php-fpm8.2 -t rejects changes nothing",
+    );
+    let c = boot("php-script", &["php.example"]);
+    php_site(&c, "php.example");
+    let (master, stock_children) = fpm_pids(&c);
+    let args = php_inputs("php.example");
+
+    let out = script(&c, &args);
+    assert_eq!(out.code, Some(0), "the script failed: {}", out.both());
+    for said in [
+        "php-fpm8.2 -t passed the staged pool /etc/php/8.2/fpm/pool.d/www.conf",
+        "reloaded php8.2-fpm with the pool /etc/php/8.2/fpm/pool.d/www.conf; active",
+    ] {
+        assert!(out.stdout.contains(said), "{said}: {}", out.both());
+    }
+    let first = String::from_utf8(c.read(POOL)).unwrap();
+    assert_eq!(first, generated(&c, &args, "php-fpm"));
+    let start: usize = directive(&first, "pm.start_servers")
+        .unwrap()
+        .parse()
+        .unwrap();
+    let (now, children) = fpm_children_replaced(&c, &stock_children, start);
+    assert_eq!(now, master, "a reload keeps PHP-FPM's master");
+    assert_eq!(
+        get_php(&c, "php.example"),
+        (200, "php.example: PHP 8.2\n".into()),
+        "index.php through nginx and the script's pool"
+    );
+
+    // Again with larger children: the manifest names the pool, which is the script's own.
+    let mut bigger = args.clone();
+    bigger.extend(["--php-child-memory".into(), "128M".into()]);
+    let out = script(&c, &bigger);
+    assert_eq!(out.code, Some(0), "the second run failed: {}", out.both());
+    let second = String::from_utf8(c.read(POOL)).unwrap();
+    assert_eq!(second, generated(&c, &bigger, "php-fpm"));
+    let max = |pool: &str| directive(pool, "pm.max_children").unwrap();
+    assert_ne!(max(&second), max(&first), "128M children: fewer of them");
+    let start2: usize = directive(&second, "pm.start_servers")
+        .unwrap()
+        .parse()
+        .unwrap();
+    let (now, _) = fpm_children_replaced(&c, &children, start2);
+    assert_eq!(now, master, "reloaded again, same master");
+
+    // rollback restores the first run's pool and reloads PHP-FPM with it.
+    let back = c.nginx_gen(&["rollback"], &[]);
+    assert_eq!(back.code, Some(0), "rollback failed: {}", back.both());
+    assert!(
+        back.stdout
+            .contains("php-fpm-reload: systemctl reload php8.2-fpm"),
+        "{}",
+        back.both()
+    );
+    assert_eq!(String::from_utf8(c.read(POOL)).unwrap(), first);
+
+    // A local pool file that makes any www pool invalid: the next run changes nothing.
+    c.write(
+        "/etc/php/8.2/fpm/pool.d/zz-local.conf",
+        b"[www]\npm.max_children = 0\n",
+    );
+    let was = c.snapshot(&tree(), &[]);
+    let out = script(&c, &bigger);
+    assert_eq!(out.code, Some(1), "{}", out.both());
+    assert!(
+        out.stderr.contains(
+            "failed at step validate: php-fpm8.2 -t rejects the staged pool /etc/php/8.2/fpm/pool.d/www.conf"
+        ) && out.stderr.contains("pm.max_children")
+            && out.stderr.contains("nothing was changed"),
+        "{}",
+        out.both()
+    );
+    assert_same(
+        &was,
+        &c.snapshot(&tree(), &[]),
+        "files after the refused pool",
+    );
+    c.ok(&format!("systemctl is-active --quiet {UNIT}"));
+    s.note(&format!(
+        "pm.max_children {} then {}, each taken by a reload of the same master; php-fpm8.2 -t refused pm.max_children = 0",
+        max(&first),
+        max(&second)
+    ));
+}
