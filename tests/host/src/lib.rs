@@ -719,6 +719,16 @@ pub fn generated(c: &Container, args: &[String], format: &str) -> String {
     out.stdout
 }
 
+/// Generates the install script (`--format script`) for `args` with the release binary
+/// inside the container and runs it with `sh`.
+pub fn script(c: &Container, args: &[String]) -> Out {
+    let text = generated(c, args, "script");
+    c.write("/root/install.sh", text.as_bytes());
+    let out = c.sh("sh /root/install.sh");
+    eprintln!("{}", out.both());
+    out
+}
+
 /// The value of `key` in a file of nginx (`key value;`), systemd (`key=value`) or sysctl
 /// (`key = value`) syntax: its first setting, comments aside.
 pub fn directive(text: &str, key: &str) -> Option<String> {

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use nginx_gen_host_tests::{
     Container, OLD_BODY, Out, STATE, Scenario, Snapshot, apply, assert_failed_at, assert_restored,
-    assert_same, assert_serves, boot, directive, generated, inputs,
+    assert_same, assert_serves, boot, directive, generated, inputs, script,
 };
 
 const POOL: &str = "/etc/php/8.2/fpm/pool.d/www.conf";
@@ -41,6 +41,13 @@ fn php_site(c: &Container, name: &str) {
     );
 }
 
+/// A booted host with the site `php.example` and its index.php.
+fn php_host(label: &str) -> Container {
+    let c = boot(label, &["php.example"]);
+    php_site(&c, "php.example");
+    c
+}
+
 /// PHP-FPM's master (systemd's `MainPID`) and its pool children.
 fn fpm_pids(c: &Container) -> (u32, Vec<u32>) {
     let master: u32 = c
@@ -60,16 +67,21 @@ fn fpm_pids(c: &Container) -> (u32, Vec<u32>) {
 
 /// Waits (up to 10 s) until PHP-FPM's master has `n` children; the pids.
 fn fpm_children_become(c: &Container, n: usize) -> (u32, Vec<u32>) {
+    fpm_children_replaced(c, &[], n)
+}
+
+/// Waits (up to 10 s) until PHP-FPM's children number `n` (the pool's `pm.start_servers`)
+/// and none of them is one of `old`; the master and the children.
+fn fpm_children_replaced(c: &Container, old: &[u32], n: usize) -> (u32, Vec<u32>) {
     let start = Instant::now();
     loop {
         let (master, children) = fpm_pids(c);
-        if children.len() == n {
+        if children.len() == n && children.iter().all(|p| !old.contains(p)) {
             return (master, children);
         }
         assert!(
             start.elapsed() < Duration::from_secs(10),
-            "PHP-FPM's master {master} has {} children, not the pool's pm.start_servers = {n}",
-            children.len()
+            "PHP-FPM's master {master} has children {children:?}, not {n} new ones (before: {old:?})"
         );
         std::thread::sleep(Duration::from_millis(100));
     }
@@ -145,8 +157,7 @@ fn assert_failed_and_restored(c: &Container, out: &Out, step: &str, was: &Before
 #[ignore = "needs root, scripts/host-root.sh's root and the release binary (stage 57-host)"]
 fn php_apply_reloads_php_fpm_with_the_pool_then_check_and_rollback() {
     let s = Scenario::start("php: apply reloads PHP-FPM with the plan's pool; check; rollback");
-    let c = boot("php-apply", &["php.example"]);
-    php_site(&c, "php.example");
+    let c = php_host("php-apply");
     let files = c.snapshot(&tree(), &["/var/lib/nginx-gen"]);
     let stock_pool = c.read(POOL);
     let (master, stock_children) = fpm_pids(&c);
@@ -264,8 +275,7 @@ fn php_apply_reloads_php_fpm_with_the_pool_then_check_and_rollback() {
 #[ignore = "needs root, scripts/host-root.sh's root and the release binary (stage 57-host)"]
 fn a_pool_php_fpm_rejects_or_php_fpm_missing_changes_nothing() {
     let s = Scenario::start("php faults (real): PHP-FPM missing; a pool php-fpm8.2 -t rejects");
-    let c = boot("php-validate", &["php.example"]);
-    php_site(&c, "php.example");
+    let c = php_host("php-validate");
 
     // PHP-FPM's program gone: nothing changes, the message names it.
     c.ok("mv /usr/sbin/php-fpm8.2 /usr/sbin/php-fpm8.2.away");
@@ -326,8 +336,7 @@ fn a_failing_php_fpm_step_restores_nginx_and_the_pool() {
         "php faults: php-fpm-probe (injected), a PHP-FPM reload the unit refuses (real)",
     );
     // Injected: PHP-FPM's probe fails after its reload (nginx reloaded and probed before).
-    let c = boot("php-probe", &["php.example"]);
-    php_site(&c, "php.example");
+    let c = php_host("php-probe");
     let was = before(&c);
     let out = apply(
         &c,
@@ -355,8 +364,7 @@ fn a_failing_php_fpm_step_restores_nginx_and_the_pool() {
 
     // Real: a drop-in of the host's whose ExecReload refuses once (while
     // /run/fail-next-fpm-reload exists), then reloads as Debian's unit does.
-    let c = boot("php-reload", &["php.example"]);
-    php_site(&c, "php.example");
+    let c = php_host("php-reload");
     c.write(
         "/etc/systemd/system/php8.2-fpm.service.d/refuse.conf",
         b"[Service]\nExecReload=\nExecReload=/bin/sh -c 'if [ -e /run/fail-next-fpm-reload ]; then rm -f /run/fail-next-fpm-reload; echo reload refused by the test drop-in >&2; exit 1; fi; exec /bin/kill -USR2 $MAINPID'\n",
@@ -386,40 +394,13 @@ fn a_failing_php_fpm_step_restores_nginx_and_the_pool() {
     s.note("both faults: files byte for byte, nginx -T and php-fpm8.2 -tt as before, both active");
 }
 
-/// Generates the install script (`--format script`) for `args` inside the container and
-/// runs it with `sh`.
-fn script(c: &Container, args: &[String]) -> Out {
-    let text = generated(c, args, "script");
-    c.write("/root/install.sh", text.as_bytes());
-    let out = c.sh("sh /root/install.sh");
-    eprintln!("{}", out.both());
-    out
-}
-
-/// Waits (up to 10 s) until none of `old` is among PHP-FPM's children and they number `n`.
-fn fpm_children_replaced(c: &Container, old: &[u32], n: usize) -> (u32, Vec<u32>) {
-    let start = Instant::now();
-    loop {
-        let (master, children) = fpm_pids(c);
-        if children.len() == n && children.iter().all(|p| !old.contains(p)) {
-            return (master, children);
-        }
-        assert!(
-            start.elapsed() < Duration::from_secs(10),
-            "PHP-FPM's children {children:?} are not {n} new ones (before: {old:?})"
-        );
-        std::thread::sleep(Duration::from_millis(100));
-    }
-}
-
 #[test]
 #[ignore = "needs root, scripts/host-root.sh's root and the release binary (stage 57-host)"]
 fn the_install_script_checks_the_pool_reloads_php_fpm_and_runs_again() {
     let s = Scenario::start(
         "php: the install script checks the pool, reloads PHP-FPM, runs again, rolls back; a pool php-fpm8.2 -t rejects changes nothing",
     );
-    let c = boot("php-script", &["php.example"]);
-    php_site(&c, "php.example");
+    let c = php_host("php-script");
     let (master, stock_children) = fpm_pids(&c);
     let args = php_inputs("php.example");
 

@@ -10,8 +10,8 @@
 //! `cargo test -p nginx-gen-host-tests --test script -- --include-ignored --test-threads=1`.
 
 use nginx_gen_host_tests::{
-    Container, OLD_BODY, Out, STATE, Scenario, applied, assert_same, assert_serves, body, boot,
-    directive, generated, inputs,
+    Container, OLD_BODY, STATE, Scenario, applied, assert_same, assert_serves, body, boot,
+    directive, generated, inputs, script,
 };
 
 const DROPIN: &str = "/etc/systemd/system/nginx.service.d/nginx-gen.conf";
@@ -23,16 +23,6 @@ const TREE: [&str; 4] = [
     "/etc/systemd/system/nginx.service.d",
     "/var/www",
 ];
-
-/// Generates the install script for `args` with the release binary inside the container
-/// and runs it with `sh`.
-fn script(c: &Container, args: &[String]) -> Out {
-    let text = generated(c, args, "script");
-    c.write("/root/install.sh", text.as_bytes());
-    let out = c.sh("sh /root/install.sh");
-    eprintln!("{}", out.both());
-    out
-}
 
 /// A script run that must succeed: both streams.
 fn ran(c: &Container, args: &[String]) -> String {
