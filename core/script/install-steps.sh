@@ -12,6 +12,8 @@ differs() { [ "$(conf "$1")" != "$(conf "$T/new$1")" ]; }
 has() { case " $1 " in *" $2 "*) ;; *) return 1 ;; esac; }
 list() { printf '['; s=; for x; do printf '%s"%s"' "$s" "$x"; s=', '; done; printf ']'; }
 sc() { systemctl "$@" || die "systemctl $* failed"; }
+# Is $1 a PHP-FPM pool nginx-gen writes (apply::php::is_pool in the CLI)?
+pooled() { case $1 in /etc/php/*/fpm/pool.d/www.conf|/etc/php-fpm.d/www.conf) ;; *) return 1 ;; esac; }
 # The PHP-FPM of a pool file: unit fu, program fx, main configuration fc.
 fpm() {
   case $fp in
@@ -26,16 +28,14 @@ decide() {
       */../*) ;;
       /etc/nginx/*|"$Y"|"$U") has "$files" $p || [ ! -e $p ] || gone="$gone $p"; continue ;;
       # A pool stays: it replaced the package's, which PHP-FPM needs (docs/lifecycle.md).
-      /etc/php/*/fpm/pool.d/www.conf|/etc/php-fpm.d/www.conf)
-        has "$files" $p || say "note: $p stays, PHP-FPM's pool; nginx-gen rollback to the php run's first set restores the package's"
-        continue ;;
+      *) pooled $p && { has "$files" $p || say "note: $p stays, PHP-FPM's pool; nginx-gen rollback to the php run's first set restores the package's"; continue; } ;;
     esac
     die "$M names $p, which nginx-gen never writes"
   done
   ! has "$ch$gone" $Y || ! differs $Y || sy=1 rl=1
   ! has "$ch$gone" $U || { dr=1; ! differs $U || rs=1; }
   case "$ch$gone " in *" /etc/nginx/"*) rl=1 ;; esac
-  for p in $ch; do case $p in /etc/php/*/fpm/pool.d/www.conf|/etc/php-fpm.d/www.conf) fp=$p ;; esac; done
+  for p in $ch; do ! pooled $p || fp=$p; done
   [ -z "$fp" ] || fpm
 }
 stage() {

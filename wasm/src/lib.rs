@@ -241,7 +241,7 @@ thread_local! {
 }
 
 /// Hands the module the install script's functions: the text of the package's
-/// `script/install-steps.sh` (the same for every plan, so it is not compiled in: 2.6 KB of
+/// `script/install-steps.sh` (the same for every plan, so it is not compiled in: 3.2 KB of
 /// the module that only `render(…, "script")` needs). It must be this version's file.
 #[wasm_bindgen(js_name = setInstallSteps)]
 pub fn set_install_steps(text: String) -> Result<(), JsValue> {

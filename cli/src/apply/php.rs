@@ -219,6 +219,7 @@ pub fn listen_of(text: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::{Fpm, is_pool, listen_of, redirect_includes};
+    use std::process::Command;
 
     #[test]
     fn a_pool_path_names_its_php_fpm() {
@@ -233,6 +234,32 @@ mod tests {
         assert!(is_pool("/etc/php/8.4/fpm/pool.d/www.conf"));
         assert!(!is_pool("/etc/php/8.2/fpm/pool.d/other.conf"));
         assert!(!is_pool("/etc/nginx/nginx.conf"));
+    }
+
+    /// The install script (`install.sh`, no nginx-gen on the host) knows a pool by its own
+    /// `pooled`; it must agree with the CLI's `apply`, which uses `is_pool`.
+    #[test]
+    fn the_install_script_knows_the_same_pools() {
+        let steps = nginx_gen_core::render::INSTALL_STEPS;
+        let pooled = steps
+            .lines()
+            .find(|l| l.starts_with("pooled() "))
+            .expect("install-steps.sh defines pooled()");
+        for path in [
+            "/etc/php/8.2/fpm/pool.d/www.conf",
+            "/etc/php/8.4/fpm/pool.d/www.conf",
+            "/etc/php-fpm.d/www.conf",
+            "/etc/php/8.2/fpm/pool.d/other.conf",
+            "/etc/php/8.2/fpm/php-fpm.conf",
+            "/etc/nginx/nginx.conf",
+            "/etc/php-fpm.d/www.conf.bak",
+        ] {
+            let status = Command::new("sh")
+                .args(["-c", &format!("{pooled}\npooled \"$1\""), "sh", path])
+                .status()
+                .expect("sh runs");
+            assert_eq!(status.success(), is_pool(path), "{path}");
+        }
     }
 
     #[test]
