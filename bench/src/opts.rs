@@ -421,7 +421,7 @@ mod tests {
             assert!(help.contains(flag), "{flag} missing from --help");
         }
         assert!(help.contains("listen+ opts") && help.contains("-name"));
-        assert!(help.contains("html, js, gzip-html, gzip-js, newconn, tls, proxy"));
+        assert!(help.contains("html, js, gzip-html, gzip-js, gzip-img, newconn, tls, proxy"));
         assert!(help.contains("[default: 3]") && help.contains("[default: 1000,100]"));
     }
 }

@@ -16,11 +16,12 @@ pub struct Scenario {
 }
 
 /// The scenario ids, in run order (what `--only` accepts).
-pub const IDS: [&str; 11] = [
+pub const IDS: [&str; 12] = [
     "html",
     "js",
     "gzip-html",
     "gzip-js",
+    "gzip-img",
     "newconn",
     "tls",
     "proxy",
@@ -103,6 +104,14 @@ pub fn scenarios() -> Vec<Scenario> {
             path: site::JS,
             headers: &["Accept-Encoding: gzip"],
             conns: &[200],
+        },
+        Scenario {
+            id: "gzip-img",
+            what: "Image (1.5 KB), Accept-Encoding: gzip (as every browser asks)",
+            family: Family::Static,
+            path: site::ICON,
+            headers: &["Accept-Encoding: gzip"],
+            conns: &[50],
         },
         Scenario {
             id: "newconn",

@@ -58,6 +58,9 @@ pub enum LocationRole {
     Root,
     /// Static assets with long cache lifetimes.
     Assets,
+    /// Inside [`Self::Assets`]: images and fonts, compressed in their own formats, so no
+    /// precompressed copy of them is looked for.
+    Media,
     /// PHP scripts, run by PHP-FPM (workload php).
     Php,
     /// The proxied application (named location in the mixed workload).
@@ -67,15 +70,25 @@ pub enum LocationRole {
 impl LocationRole {
     /// Every role, in output order (regular-expression locations are tried in this order:
     /// hidden files before assets).
-    pub const ALL: [Self; 7] = [
+    pub const ALL: [Self; 8] = [
         Self::Acme,
         Self::Health,
         Self::Hidden,
         Self::Root,
         Self::Assets,
+        Self::Media,
         Self::Php,
         Self::App,
     ];
+
+    /// The location this one is nested in, if any: nginx tries a nested location only
+    /// once its parent has matched, so requests outside the parent pay nothing for it.
+    pub const fn parent(self) -> Option<Self> {
+        match self {
+            Self::Media => Some(Self::Assets),
+            _ => None,
+        }
+    }
 
     /// The `location` arguments of this role; fixed by the site's design.
     pub const fn matcher(self) -> &'static [&'static str] {
@@ -91,6 +104,7 @@ impl LocationRole {
                 "~*",
                 r"\.(?:css|js|mjs|map|png|jpe?g|gif|ico|svg|webp|avif|woff2?)$",
             ],
+            Self::Media => &["~*", r"\.(?:png|jpe?g|gif|ico|webp|avif|woff2?)$"],
             Self::Php => &["~", r"\.php$"],
             Self::App => &["@app"],
         }

@@ -372,7 +372,7 @@ mod tests {
             wall: Duration::from_secs(40),
         };
         let mut tls = html.clone();
-        tls.scenario = scenarios().remove(5);
+        tls.scenario = scenarios().remove(6);
         tls.cells[0].best = None;
         tls.cells[0].goal = Some(Goal::Best);
         tls.cells[0].confirm[0].1 = score(0.95, 0.99, 1.02, Verdict::Even);

@@ -265,7 +265,7 @@ names! {
     }
     LocationRole {
         Acme => "acme", Health => "health", Hidden => "hidden", Root => "root",
-        Assets => "assets", Php => "php", App => "app",
+        Assets => "assets", Media => "media", Php => "php", App => "app",
     }
     TableRole {
         Types => "types", ConnectionUpgrade => "connection_upgrade",

@@ -104,11 +104,8 @@ fn tree<'a>(plan: &'a Plan, cat: &Catalogue, head: &'a Header) -> Vec<Node<'a>> 
         let mut children = scope_nodes(plan, Scope::Server { server }, counts[0]);
         children.reserve(2 * LocationRole::ALL.len());
         for location in LocationRole::ALL {
-            let count = counts[1 + location as usize];
-            if count > 0 {
-                let body = scope_nodes(plan, Scope::Location { server, location }, count);
-                children.push(Node::Blank);
-                children.push(Node::block("location", location.matcher().to_vec(), body));
+            if location.parent().is_none() {
+                push_location(&mut children, plan, server, location, &counts);
             }
         }
         tree.push(Node::Blank);
@@ -119,4 +116,26 @@ fn tree<'a>(plan: &'a Plan, cat: &Catalogue, head: &'a Header) -> Vec<Node<'a>> 
     }
     tree.extend(omitted_nodes(plan, FileKind::Site, cat));
     tree
+}
+
+/// A location of `server` with its settings and, after them, the locations nested in it,
+/// each after a blank line; nothing when none of them has a setting.
+fn push_location<'p>(
+    out: &mut Vec<Node<'p>>,
+    plan: &'p Plan,
+    server: ServerRole,
+    location: LocationRole,
+    counts: &[usize; 1 + LocationRole::ALL.len()],
+) {
+    let count = counts[1 + location as usize];
+    let mut body = scope_nodes(plan, Scope::Location { server, location }, count);
+    for nested in LocationRole::ALL {
+        if nested.parent() == Some(location) {
+            push_location(&mut body, plan, server, nested, counts);
+        }
+    }
+    if !body.is_empty() {
+        out.push(Node::Blank);
+        out.push(Node::block("location", location.matcher().to_vec(), body));
+    }
 }

@@ -96,7 +96,7 @@ pub(super) static NOSNIFF: Rule = Rule {
     name: "add_header",
     texts: &[Text::new(
         "header.nosniff",
-        "Browsers must not guess content types. All headers are set at this one level, because an add_header inside a location would drop them. With Vary they add about 85 bytes to a response: 0.3 % of a 30 KB page on a full link (docs/benchmarks.md), a price worth paying.",
+        "Browsers must not guess content types. All headers are set at this one level, because an add_header inside a location would drop them. With Vary they add about 85 bytes to a response: 0.3 % of a 30 KB page on a full link (docs/benchmarks.md).",
     )],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
         own_header(

@@ -446,6 +446,8 @@ pub static RULES: &[&Rule] = &[
     &site::EXPIRES,
     &site::ACCESS_LOG_ASSETS,
     &site::ASSET_FALLBACK,
+    &site::GZIP_STATIC_MEDIA,
+    &site::BROTLI_STATIC_MEDIA,
     &proxy::PROXY_PASS,
     &proxy::PROXY_HTTP_VERSION,
     &proxy::UPGRADE,

@@ -263,7 +263,7 @@ pub(super) static PROXY_BUFFERS: Rule = Rule {
     name: "proxy_buffers",
     texts: &[Text::new(
         "proxy_buffers",
-        "A typical response body fits in memory, so the upstream connection is released at once instead of waiting for a slow client; few large buffers read it in one or two calls instead of eight (measured faster than 8 4k). At most 256 KiB per request is held in memory: the rest of a larger response goes through a temporary file (up to proxy_max_temp_file_size, 1 GiB by default), which still frees the upstream early without costing every download its size in RAM.",
+        "A typical response body fits in memory, so the upstream is released at once instead of waiting for a slow client; few large buffers read it in one or two calls (measured faster than 8 4k). At most 256 KiB per request stays in memory: the rest of a larger one goes to a temporary file (proxy_max_temp_file_size, 1 GiB by default), still freeing the upstream early.",
     )
     .inputs(&["response_size", "workload"])],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {

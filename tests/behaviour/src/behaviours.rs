@@ -517,8 +517,28 @@ fn precompressed_served(ctx: &Ctx) -> Result<(), String> {
             )
         })?;
     }
-    Ok(())
+    // Images and fonts: no precompressed copy is looked for (so a stray one is not sent),
+    // and the asset location's week of caching still applies in the nested location.
+    let r = ctx.site("/exists.png").header("Accept-Encoding: gzip, br");
+    let resp = status(ctx, &r, 200, "/exists.png, Accept-Encoding: gzip, br")?;
+    expect(
+        resp.header("content-encoding").is_none() && resp.body == EXISTS_PNG,
+        || {
+            format!(
+                "/exists.png, Accept-Encoding: gzip, br: Content-Encoding {:?}, {} bytes (want the image itself: nothing precompressed is looked for)",
+                resp.header("content-encoding"),
+                resp.body.len()
+            )
+        },
+    )?;
+    let cache = resp.header("cache-control").unwrap_or("");
+    expect(cache.contains("max-age=604800"), || {
+        format!("/exists.png: Cache-Control {cache:?}, want the assets' max-age=604800")
+    })
 }
+
+/// The image on disk of every tree that serves files.
+pub const EXISTS_PNG: &[u8] = b"\x89PNG\r\n\x1a\nnot really a png";
 
 fn hsts(ctx: &Ctx) -> Result<(), String> {
     for path in ["/", "/hsts-check", "/.env", "/missing.png", "/app.js"] {

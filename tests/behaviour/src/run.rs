@@ -482,7 +482,10 @@ fn write_content(root: &Path) -> Result<(Vec<u8>, Vec<u8>), String> {
     )?;
     w("/m.mjs", b"export const x = 1;\n")?;
     w("/site.webmanifest", b"{\"name\":\"site\"}\n")?;
-    w("/exists.png", b"\x89PNG\r\n\x1a\nnot really a png")?;
+    w("/exists.png", crate::behaviours::EXISTS_PNG)?;
+    // Stray precompressed copies of an image, which nginx-gen's trees never look for.
+    w("/exists.png.gz", b"a stray .gz of exists.png")?;
+    w("/exists.png.br", b"a stray .br of exists.png")?;
     let plain = "console.log('served from app.js, uncompressed');\n".repeat(20);
     w("/app.js", plain.as_bytes())?;
     let gz = compress("gzip", &"console.log('from app.js.gz');\n".repeat(20))?;

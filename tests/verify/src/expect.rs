@@ -76,9 +76,8 @@ pub fn site(plan: &Plan) -> Vec<Directive> {
     for server in ServerRole::ALL {
         let mut children = scope(plan, Scope::Server { server });
         for location in LocationRole::ALL {
-            let body = scope(plan, Scope::Location { server, location });
-            if !body.is_empty() {
-                children.push(block("location", location_args(location), body));
+            if location.parent().is_none() {
+                children.extend(location_block(plan, server, location));
             }
         }
         if !children.is_empty() {
@@ -86,6 +85,17 @@ pub fn site(plan: &Plan) -> Vec<Directive> {
         }
     }
     out
+}
+
+/// A location's block: its settings, then the locations nested in it.
+fn location_block(plan: &Plan, server: ServerRole, location: LocationRole) -> Option<Directive> {
+    let mut body = scope(plan, Scope::Location { server, location });
+    for nested in LocationRole::ALL {
+        if nested.parent() == Some(location) {
+            body.extend(location_block(plan, server, nested));
+        }
+    }
+    (!body.is_empty()).then(|| block("location", location_args(location), body))
 }
 
 /// `(key, value)` lines of a sysctl.d file or of the systemd drop-in's `[Service]`.
