@@ -464,14 +464,8 @@ mod tests {
     /// A mode with an HTTP/2 cell stock did not run and a resumed-handshake cell.
     fn mode() -> ModeResult {
         use crate::results::Sample;
-        use crate::scenario::scenarios;
+        use crate::scenario::by_id as scenario;
         use crate::stats::tests::sample;
-        let scenario = |id: &str| {
-            scenarios()
-                .into_iter()
-                .find(|s| s.id == id)
-                .expect("scenario")
-        };
         let n = Variant::builtin().len();
         let mut h2 = vec![vec![sample(20_000, 950, 4); 3]; n];
         h2[0].clear();

@@ -172,6 +172,15 @@ pub fn scenarios() -> Vec<Scenario> {
     ]
 }
 
+/// The scenario with this id (tests name scenarios by id, never by position).
+#[cfg(test)]
+pub fn by_id(id: &str) -> Scenario {
+    scenarios()
+        .into_iter()
+        .find(|s| s.id == id)
+        .unwrap_or_else(|| panic!("no scenario {id}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -184,13 +193,7 @@ mod tests {
 
     #[test]
     fn tools_per_scenario() {
-        let tool = |id: &str| {
-            scenarios()
-                .into_iter()
-                .find(|s| s.id == id)
-                .expect("scenario")
-                .tool()
-        };
+        let tool = |id: &str| by_id(id).tool();
         assert_eq!(tool("html"), Tool::Wrk);
         assert_eq!(tool("tls"), Tool::Wrk);
         assert_eq!(tool("h2"), Tool::H2load { streams: 10 });

@@ -276,7 +276,7 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
-    use crate::scenario::scenarios;
+    use crate::scenario::by_id;
     use crate::stats::tests::sample;
 
     fn iv(lo: f64, hi: f64) -> Interval {
@@ -380,7 +380,7 @@ mod tests {
 
     fn cell(samples: Vec<Vec<Sample>>) -> Cell {
         Cell {
-            scenario: scenarios().remove(0),
+            scenario: by_id("html"),
             conns: 50,
             samples,
         }

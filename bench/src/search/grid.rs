@@ -307,14 +307,7 @@ pub fn variant(name: String, directives: Vec<(String, String)>) -> Variant {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scenario::scenarios;
-
-    fn scenario(id: &str) -> Scenario {
-        scenarios()
-            .into_iter()
-            .find(|s| s.id == id)
-            .expect("scenario")
-    }
+    use crate::scenario::by_id as scenario;
 
     /// nginx-gen's values as the bench's configurations have them (policy 2026.12).
     fn gen_values(family: Family) -> impl Fn(&str) -> Option<String> {

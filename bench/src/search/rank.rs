@@ -184,12 +184,12 @@ pub fn best(scores: &[Score]) -> (Option<usize>, Goal) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scenario::scenarios;
+    use crate::scenario::by_id;
     use crate::stats::tests::sample;
 
     fn cell(samples: Vec<Vec<Sample>>) -> Cell {
         Cell {
-            scenario: scenarios().remove(0),
+            scenario: by_id("html"),
             conns: 50,
             samples,
         }

@@ -297,7 +297,7 @@ mod tests {
 
     use super::*;
     use crate::markdown::Meta;
-    use crate::scenario::scenarios;
+    use crate::scenario::by_id as scenario;
     use crate::search::grid::{Alt, Knob};
     use crate::search::rank::Goal;
     use crate::search::{Budget, Shape};
@@ -330,7 +330,7 @@ mod tests {
             ..Stat::default()
         };
         let html = ScenarioOutcome {
-            scenario: scenarios().remove(0),
+            scenario: scenario("html"),
             knobs: vec![
                 Knob {
                     directive: "keepalive_requests",
@@ -372,12 +372,12 @@ mod tests {
             wall: Duration::from_secs(40),
         };
         let mut tls = html.clone();
-        tls.scenario = scenarios().remove(6);
+        tls.scenario = scenario("tls");
         tls.cells[0].best = None;
         tls.cells[0].goal = Some(Goal::Best);
         tls.cells[0].confirm[0].1 = score(0.95, 0.99, 1.02, Verdict::Even);
         let mut js = html.clone();
-        js.scenario = scenarios().remove(1);
+        js.scenario = scenario("js");
         js.tried.clear();
         js.cells[0] = CellOutcome::untried(50);
         Outcome {

@@ -564,6 +564,29 @@ mod tests {
         assert!(p.in_scope(media).next().is_none());
     }
 
+    /// The extensions a `~* \.(?:a|b)$` matcher names.
+    fn extensions(role: LocationRole) -> Vec<&'static str> {
+        let re = role.matcher()[1];
+        let list = re.strip_prefix(r"\.(?:").and_then(|r| r.strip_suffix(")$"));
+        list.unwrap_or_else(|| panic!("{role:?}: {re}"))
+            .split('|')
+            .collect()
+    }
+
+    #[test]
+    fn a_nested_location_only_matches_what_its_parent_does() {
+        // nginx looks at a nested location only once its parent has matched: an extension
+        // added to the images' list alone would never reach it.
+        let assets = extensions(LocationRole::Assets);
+        for role in LocationRole::ALL {
+            if role.parent() == Some(LocationRole::Assets) {
+                for ext in extensions(role) {
+                    assert!(assets.contains(&ext), "{role:?}: {ext} is not an asset");
+                }
+            }
+        }
+    }
+
     #[test]
     fn content_by_workload() {
         let s = plan(r#"{"workload":"static","root":"/srv/www"}"#);
