@@ -87,7 +87,7 @@ pub struct SearchOpts {
           value_parser = RangedU64ValueParser::<usize>::new().range(2..))]
     pub confirm_rounds: usize,
 
-    /// How many of the screen's best alternatives are measured again
+    /// How many of the screen's best alternatives are measured again (every --try patch is)
     #[arg(long, value_name = "N", default_value_t = 3,
           value_parser = RangedU64ValueParser::<usize>::new().range(1..))]
     pub confirm: usize,
@@ -360,6 +360,26 @@ fn control_variant() -> Variant {
     }
 }
 
+/// The confirmation's candidates, chosen once for every cell of a scenario from the
+/// screen's scores across its cells (`across`): the `confirm` best that meet the bar and the
+/// combination of the winners. Patches given with `--try` are all measured again, whatever
+/// their screen: measuring them again is what they were given for.
+fn candidates(tried: &[Alt], across: &[Score], confirm: usize, given: bool) -> Vec<String> {
+    if given {
+        return tried.iter().map(|a| a.body.clone()).collect();
+    }
+    let mut out: Vec<String> = rank::top(across, confirm)
+        .into_iter()
+        .map(|i| tried[i].body.clone())
+        .collect();
+    if let Some(combo) = rank::combine(tried, across)
+        && !out.contains(&combo)
+    {
+        out.push(combo);
+    }
+    out
+}
+
 /// The search for one scenario; `Ok((outcome, harness ok))`.
 fn search_scenario(
     o: &SearchOpts,
@@ -410,17 +430,12 @@ fn search_scenario(
                 .collect()
         })
         .collect();
-    // Candidates for every cell at once: ranked by their scores across the cells.
-    let across = rank::across(&scores);
-    let mut candidates: Vec<String> = rank::top(&across, o.confirm)
-        .into_iter()
-        .map(|i| tried[i].body.clone())
-        .collect();
-    if let Some(combo) = rank::combine(tried, &across)
-        && !candidates.contains(&combo)
-    {
-        candidates.push(combo);
-    }
+    let candidates = candidates(
+        tried,
+        &rank::across(&scores),
+        o.confirm,
+        !o.tries.is_empty(),
+    );
     let mut cells: Vec<CellOutcome> = screen
         .cells
         .iter()
@@ -616,6 +631,58 @@ mod tests {
     #[test]
     fn clap_definition_is_consistent() {
         SearchOpts::command().debug_assert();
+    }
+
+    #[test]
+    fn given_patches_are_all_measured_again_the_grid_only_its_best() {
+        use crate::stats::Interval;
+        use crate::verdict::Verdict;
+        let alt = |knob, body: &str| Alt {
+            knob,
+            body: body.into(),
+        };
+        let score = |mid: f64, verdict| Score {
+            nginx_bound: true,
+            gain: Interval {
+                lo: mid - 0.02,
+                mid,
+                hi: mid + 0.02,
+            },
+            rps: Interval {
+                lo: mid - 0.02,
+                mid,
+                hi: mid + 0.02,
+            },
+            verdict,
+        };
+        let tried = [
+            alt("a", "keepalive_requests 10000"),
+            alt("b", "multi_accept off"),
+            alt("c", "output_buffers 4 32k"),
+        ];
+        // The screen: one lost, two came out ahead.
+        let across = [
+            score(1.04, Verdict::Even),
+            score(0.90, Verdict::Loss),
+            score(1.02, Verdict::Even),
+        ];
+        assert_eq!(
+            candidates(&tried, &across, 1, false),
+            [
+                "keepalive_requests 10000",
+                "keepalive_requests 10000; output_buffers 4 32k"
+            ]
+        );
+        // --try: every patch again, the one the short screen judged a loss too, no
+        // combination.
+        assert_eq!(
+            candidates(&tried, &across, 1, true),
+            [
+                "keepalive_requests 10000",
+                "multi_accept off",
+                "output_buffers 4 32k"
+            ]
+        );
     }
 
     #[test]

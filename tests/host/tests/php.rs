@@ -4,7 +4,8 @@
 //! rejects, PHP-FPM missing, an injected probe failure and a reload the unit refuses leave
 //! every file byte for byte as before with both services active on the previous files;
 //! `check` reports a pool edited by hand; `rollback` restores the stock pool and reloads
-//! PHP-FPM with it.
+//! PHP-FPM with it, also a host pool of `pm = ondemand`, which shows no new child to wait
+//! for.
 //!
 //! `cargo test -p nginx-gen-host-tests --test php -- --include-ignored --test-threads=1`.
 
@@ -269,6 +270,72 @@ fn php_apply_reloads_php_fpm_with_the_pool_then_check_and_rollback() {
     assert_eq!(after, master);
     c.ok(&format!("systemctl is-active --quiet {UNIT}"));
     assert_serves(&c, "old.example", OLD_BODY);
+}
+
+#[test]
+#[ignore = "needs root, scripts/host-root.sh's root and the release binary (stage 57-host)"]
+fn a_host_pool_without_idle_children_is_replaced_and_restored() {
+    let s = Scenario::start("php: the host's pool is pm = ondemand (no idle children)");
+    let c = php_host("php-ondemand");
+    // The host's own pool keeps no idle children: after a reload its master runs none.
+    c.ok(&format!("sed -i 's/^pm = dynamic$/pm = ondemand/' {POOL}"));
+    c.ok(&format!("systemctl reload {UNIT}"));
+    let (master, _) = fpm_children_become(&c, 0);
+    let files = c.snapshot(&tree(), &["/var/lib/nginx-gen"]);
+    let host_pool = c.read(POOL);
+    let args = php_inputs("php.example");
+
+    // apply: no old child to wait for; the plan's pool (pm = dynamic) starts its own.
+    let out = apply(&c, &args, &[]);
+    assert_eq!(out.code, Some(0), "apply failed: {}", out.both());
+    assert!(
+        out.stdout
+            .contains("php-fpm-reload: systemctl reload php8.2-fpm (new children in"),
+        "{}",
+        out.both()
+    );
+    let pool = String::from_utf8(c.read(POOL)).unwrap();
+    let start: usize = directive(&pool, "pm.start_servers")
+        .unwrap()
+        .parse()
+        .unwrap();
+    let (now, children) = fpm_children_become(&c, start);
+    assert_eq!(now, master, "a reload keeps PHP-FPM's master");
+    assert_eq!(
+        get_php(&c, "php.example"),
+        (200, "php.example: PHP 8.2\n".into())
+    );
+
+    // rollback: the host's pool again, whose master shows no new child; the reload is done
+    // once the plan's children are gone and the master stays up.
+    let back = c.nginx_gen(&["rollback"], &[]);
+    assert_eq!(back.code, Some(0), "rollback failed: {}", back.both());
+    assert!(
+        back.stdout
+            .contains("no idle children to show: pm = ondemand?"),
+        "{}",
+        back.both()
+    );
+    assert_eq!(c.read(POOL), host_pool, "the host's pool, byte for byte");
+    assert_same(
+        &files,
+        &c.snapshot(&tree(), &["/var/lib/nginx-gen"]),
+        "files after the rollback",
+    );
+    // The plan's children are gone and the master took the host's pool: it starts a child
+    // only for a connection (the rollback's probe of the socket makes one).
+    let (after, now) = fpm_pids(&c);
+    assert_eq!(after, master);
+    assert!(
+        now.len() <= 1 && now.iter().all(|p| !children.contains(p)),
+        "the plan's children {children:?} gone, at most the probe's left: {now:?}"
+    );
+    assert!(c.ok("php-fpm8.2 -tt 2>&1").contains("pm = ondemand"));
+    c.ok(&format!("systemctl is-active --quiet {UNIT}"));
+    assert_serves(&c, "old.example", OLD_BODY);
+    s.note(&format!(
+        "{start} children after apply, none after rollback to pm = ondemand, same master"
+    ));
 }
 
 #[test]
