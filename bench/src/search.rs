@@ -635,25 +635,11 @@ mod tests {
 
     #[test]
     fn given_patches_are_all_measured_again_the_grid_only_its_best() {
-        use crate::stats::Interval;
+        use crate::search::rank::tests::s as score;
         use crate::verdict::Verdict;
         let alt = |knob, body: &str| Alt {
             knob,
             body: body.into(),
-        };
-        let score = |mid: f64, verdict| Score {
-            nginx_bound: true,
-            gain: Interval {
-                lo: mid - 0.02,
-                mid,
-                hi: mid + 0.02,
-            },
-            rps: Interval {
-                lo: mid - 0.02,
-                mid,
-                hi: mid + 0.02,
-            },
-            verdict,
         };
         let tried = [
             alt("a", "keepalive_requests 10000"),

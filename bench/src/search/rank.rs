@@ -182,7 +182,7 @@ pub fn best(scores: &[Score]) -> (Option<usize>, Goal) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::scenario::by_id;
     use crate::stats::tests::sample;
@@ -203,7 +203,8 @@ mod tests {
         Interval { lo, mid, hi }
     }
 
-    fn s(mid: f64, verdict: Verdict) -> Score {
+    /// A score `mid` ± 0.02 with this verdict (nginx the bottleneck).
+    pub(crate) fn s(mid: f64, verdict: Verdict) -> Score {
         Score {
             nginx_bound: true,
             gain: iv(mid - 0.02, mid, mid + 0.02),

@@ -115,6 +115,19 @@ fn php_findings(c: &Container, args: &[String]) -> (Option<i32>, Vec<serde_json:
     (out.code, php)
 }
 
+/// `nginx-gen rollback` exits 0, its report says `said`, and every file of nginx and
+/// PHP-FPM is as in `files` (taken before the apply).
+fn rollback_restores(c: &Container, files: &Snapshot, said: &str) {
+    let back = c.nginx_gen(&["rollback"], &[]);
+    assert_eq!(back.code, Some(0), "rollback failed: {}", back.both());
+    assert!(back.stdout.contains(said), "{said}: {}", back.both());
+    assert_same(
+        files,
+        &c.snapshot(&tree(), &["/var/lib/nginx-gen"]),
+        "files after the rollback",
+    );
+}
+
 /// The state before a failing apply.
 struct Before {
     files: Snapshot,
@@ -252,20 +265,8 @@ fn php_apply_reloads_php_fpm_with_the_pool_then_check_and_rollback() {
 
     // rollback: every file as before the apply (the stock pool included), PHP-FPM reloaded
     // with it (the stock pool's 2 children again, same master).
-    let back = c.nginx_gen(&["rollback"], &[]);
-    assert_eq!(back.code, Some(0), "rollback failed: {}", back.both());
-    assert!(
-        back.stdout
-            .contains("php-fpm-reload: systemctl reload php8.2-fpm"),
-        "{}",
-        back.both()
-    );
+    rollback_restores(&c, &files, "php-fpm-reload: systemctl reload php8.2-fpm");
     assert_eq!(c.read(POOL), stock_pool, "the stock pool, byte for byte");
-    assert_same(
-        &files,
-        &c.snapshot(&tree(), &["/var/lib/nginx-gen"]),
-        "files after the rollback",
-    );
     let (after, _) = fpm_children_become(&c, 2);
     assert_eq!(after, master);
     c.ok(&format!("systemctl is-active --quiet {UNIT}"));
@@ -308,20 +309,8 @@ fn a_host_pool_without_idle_children_is_replaced_and_restored() {
 
     // rollback: the host's pool again, whose master shows no new child; the reload is done
     // once the plan's children are gone and the master stays up.
-    let back = c.nginx_gen(&["rollback"], &[]);
-    assert_eq!(back.code, Some(0), "rollback failed: {}", back.both());
-    assert!(
-        back.stdout
-            .contains("no idle children to show: pm = ondemand?"),
-        "{}",
-        back.both()
-    );
+    rollback_restores(&c, &files, "no idle children to show: pm = ondemand?");
     assert_eq!(c.read(POOL), host_pool, "the host's pool, byte for byte");
-    assert_same(
-        &files,
-        &c.snapshot(&tree(), &["/var/lib/nginx-gen"]),
-        "files after the rollback",
-    );
     // The plan's children are gone and the master took the host's pool: it starts a child
     // only for a connection (the rollback's probe of the socket makes one).
     let (after, now) = fpm_pids(&c);
