@@ -12,6 +12,10 @@
 //!    picks the largest of many noisy ratios, which overstates it. A second instance of
 //!    nginx-gen's configuration runs with them as an A/A control: its interval should
 //!    contain 1, and a finding counts only where it does.
+//! 3. **more rounds** (`--more-rounds`): a cell the confirmation leaves unclear (the
+//!    interval reaches across 3 %) is measured again with the same variants,
+//!    `--confirm-rounds` at a time, until it is decided or the rounds are spent; its
+//!    intervals come from all its confirmation rounds.
 //!
 //! `--budget` bounds the whole search ([`budget`]); the report ([`report`]) lists the grid,
 //! and per cell nginx-gen's result, the best configuration found, the difference with its
@@ -34,7 +38,7 @@ use crate::markdown::Meta;
 use crate::opts::Opts;
 use crate::prepare::{self, Prepared};
 use crate::proc::{self, Launch, NGINX};
-use crate::results::{ModeResult, harness_ok};
+use crate::results::{Cell, ModeResult, harness_ok};
 use crate::run;
 use crate::scenario::{self, Scenario, scenarios};
 use crate::stats::Stat;
@@ -86,6 +90,12 @@ pub struct SearchOpts {
     #[arg(long, value_name = "N", default_value_t = 6,
           value_parser = RangedU64ValueParser::<usize>::new().range(2..))]
     pub confirm_rounds: usize,
+
+    /// Cells the confirmation leaves unclear get up to N more of its rounds, --confirm-rounds
+    /// at a time, until decided; their intervals come from all their rounds (not counted in
+    /// --budget)
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub more_rounds: usize,
 
     /// How many of the screen's best alternatives are measured again (every --try patch is)
     #[arg(long, value_name = "N", default_value_t = 3,
@@ -145,6 +155,7 @@ impl SearchOpts {
         if o.quick {
             o.rounds = 2;
             o.confirm_rounds = 2;
+            o.more_rounds = 0;
             o.confirm = 2;
             o.seconds = 1;
             o.only.get_or_insert_with(|| vec!["html".into()]);
@@ -220,6 +231,9 @@ pub struct CellOutcome {
     pub control: Option<Score>,
     /// `None` when nothing was tried (the budget).
     pub goal: Option<Goal>,
+    /// Confirmation rounds behind `confirm` (more than `--confirm-rounds` where
+    /// `--more-rounds` extended an unclear cell).
+    pub rounds: usize,
 }
 
 impl CellOutcome {
@@ -233,7 +247,23 @@ impl CellOutcome {
             best: None,
             control: None,
             goal: None,
+            rounds: 0,
         }
+    }
+
+    /// Judges the confirmed `candidates` from the confirmation's `cell` (nginx-gen at
+    /// variant 0, its A/A control at 1, the candidates after them).
+    fn judge(&mut self, cell: &Cell, candidates: &[String], workers: usize) {
+        let s: Vec<Score> = (2..cell.samples.len())
+            .map(|v| rank::score(cell, v, 0, workers))
+            .collect();
+        let (best, goal) = rank::best(&s);
+        self.control = Some(rank::score(cell, 1, 0, workers));
+        self.gen_stat = Stat::of(&cell.samples[0]);
+        self.confirm = candidates.iter().cloned().zip(s).collect();
+        self.best = best;
+        self.goal = Some(goal);
+        self.rounds = cell.samples[0].len();
     }
 }
 
@@ -256,6 +286,8 @@ pub struct ScenarioOutcome {
 pub struct Outcome {
     pub scenarios: Vec<ScenarioOutcome>,
     pub shape: Shape,
+    /// `--more-rounds`: the most confirmation rounds an unclear cell got on top.
+    pub more_rounds: usize,
     pub budget: Option<Budget>,
     pub seconds: u32,
     pub took: Duration,
@@ -320,16 +352,17 @@ fn nginx_t(
     }
 }
 
-/// One stage: the main harness on loopback with these variants (nginx-gen's first).
+/// One stage: the main harness on loopback with these variants (nginx-gen's first), at
+/// these connection counts.
 fn stage(
     o: &SearchOpts,
     prepared: &Prepared,
     dir: &str,
-    sc: &Scenario,
+    (sc, conns): (&Scenario, &[u32]),
     variants: &[Variant],
     rounds: usize,
 ) -> Result<ModeResult, String> {
-    let opts = o.stage_opts(sc, &o.conns_of(sc), rounds)?;
+    let opts = o.stage_opts(sc, conns, rounds)?;
     let tmp = prepared.tmp.join(dir);
     std::fs::create_dir_all(&tmp).map_err(|e| format!("{}: {e}", tmp.display()))?;
     let prep = Prepared {
@@ -380,6 +413,28 @@ fn candidates(tried: &[Alt], across: &[Score], confirm: usize, given: bool) -> V
     out
 }
 
+/// Appends the rounds of `more` to the cells of `into` with the same connection count,
+/// variant by variant: round `i` of every variant stays paired with round `i` of the
+/// others, as the intervals need.
+fn merge(into: &mut [Cell], more: Vec<Cell>) {
+    for m in more {
+        if let Some(cell) = into.iter_mut().find(|c| c.conns == m.conns) {
+            for (rounds, new) in cell.samples.iter_mut().zip(m.samples) {
+                rounds.extend(new);
+            }
+        }
+    }
+}
+
+/// The connection counts of the cells the confirmation left unclear.
+fn unclear(cells: &[CellOutcome]) -> Vec<u32> {
+    cells
+        .iter()
+        .filter(|c| c.goal == Some(Goal::Unclear))
+        .map(|c| c.conns)
+        .collect()
+}
+
 /// The search for one scenario; `Ok((outcome, harness ok))`.
 fn search_scenario(
     o: &SearchOpts,
@@ -419,7 +474,14 @@ fn search_scenario(
         tried.len(),
         o.rounds
     );
-    let screen = stage(o, prepared, &format!("{}-screen", sc.id), sc, &vs, o.rounds)?;
+    let screen = stage(
+        o,
+        prepared,
+        &format!("{}-screen", sc.id),
+        (sc, &conns),
+        &vs,
+        o.rounds,
+    )?;
     ok &= harness_ok(std::slice::from_ref(&screen));
     let scores: Vec<Vec<Score>> = screen
         .cells
@@ -448,6 +510,7 @@ fn search_scenario(
             best: None,
             control: None,
             goal: Some(Goal::Best),
+            rounds: 0,
         })
         .collect();
     if !candidates.is_empty() {
@@ -466,25 +529,46 @@ fn search_scenario(
             candidates.len(),
             o.confirm_rounds
         );
-        let confirm = stage(
+        let mut confirm = stage(
             o,
             prepared,
             &format!("{}-confirm", sc.id),
-            sc,
+            (sc, &conns),
             &vs,
             o.confirm_rounds,
         )?;
         ok &= harness_ok(std::slice::from_ref(&confirm));
         for (cell, c) in cells.iter_mut().zip(&confirm.cells) {
-            let s: Vec<Score> = (2..vs.len())
-                .map(|v| rank::score(c, v, 0, workers))
-                .collect();
-            let (best, goal) = rank::best(&s);
-            cell.control = Some(rank::score(c, 1, 0, workers));
-            cell.gen_stat = Stat::of(&c.samples[0]);
-            cell.confirm = candidates.iter().cloned().zip(s).collect();
-            cell.best = best;
-            cell.goal = Some(goal);
+            cell.judge(c, &candidates, workers);
+        }
+        // More rounds for the cells left unclear, until decided or spent.
+        let mut more = 0;
+        while more < o.more_rounds {
+            let open = unclear(&cells);
+            if open.is_empty() {
+                break;
+            }
+            let step = o.confirm_rounds.min(o.more_rounds - more);
+            eprintln!(
+                "search {}: {step} more round(s) for the unclear cell(s) at {open:?} connections",
+                sc.id
+            );
+            let extra = stage(
+                o,
+                prepared,
+                &format!("{}-more{}", sc.id, more + step),
+                (sc, &open),
+                &vs,
+                step,
+            )?;
+            ok &= harness_ok(std::slice::from_ref(&extra));
+            merge(&mut confirm.cells, extra.cells);
+            more += step;
+            for (cell, c) in cells.iter_mut().zip(&confirm.cells) {
+                if open.contains(&cell.conns) {
+                    cell.judge(c, &candidates, workers);
+                }
+            }
         }
     }
     outcome.cells = cells;
@@ -554,6 +638,7 @@ fn search(o: &SearchOpts) -> Result<bool, String> {
     let mut outcome = Outcome {
         scenarios: Vec::new(),
         shape,
+        more_rounds: o.more_rounds,
         budget: o.budget,
         seconds: o.seconds,
         took: Duration::ZERO,
@@ -672,13 +757,61 @@ mod tests {
     }
 
     #[test]
+    fn more_rounds_decide_an_unclear_cell_and_leave_the_others() {
+        use crate::scenario::by_id;
+        use crate::stats::tests::sample;
+        // nginx-gen, its A/A control and one candidate, nginx busy (950 ms of CPU a second
+        // on its one worker: req/s decide). `ratios` are the candidate's req/s over
+        // nginx-gen's, round by round.
+        let cell = |conns, ratios: &[f64]| Cell {
+            scenario: by_id("html"),
+            conns,
+            samples: vec![
+                ratios.iter().map(|_| sample(20_000, 950, 1)).collect(),
+                ratios.iter().map(|_| sample(20_000, 950, 1)).collect(),
+                ratios
+                    .iter()
+                    .map(|r| sample((20_000.0 * r) as u64, 950, 1))
+                    .collect(),
+            ],
+        };
+        let candidates = ["keepalive_requests 10000".to_string()];
+        let judged = |c: &Cell| {
+            let mut o = CellOutcome::untried(c.conns);
+            o.judge(c, &candidates, 1);
+            o
+        };
+        // Two rounds, 0 and 6 % ahead: the interval reaches far past 3 %.
+        let mut confirmed = vec![cell(50, &[1.00, 1.06]), cell(200, &[0.98, 0.98])];
+        let first: Vec<CellOutcome> = confirmed.iter().map(judged).collect();
+        assert_eq!(first[0].goal, Some(Goal::Unclear));
+        assert_eq!(unclear(&first), [50]);
+        // Eight more rounds of the unclear cell, about 1 % ahead.
+        let more = [1.01, 1.00, 1.02, 1.01, 1.00, 1.02, 1.01, 1.01];
+        merge(&mut confirmed, vec![cell(50, &more)]);
+        let after = judged(&confirmed[0]);
+        assert_eq!(after.rounds, 10);
+        assert!(
+            confirmed[0].samples.iter().all(|v| v.len() == 10),
+            "every variant got the rounds"
+        );
+        assert_eq!(after.goal, Some(Goal::Within), "{:?}", after.confirm);
+        let gain = after.confirm[0].1.gain;
+        assert!(gain.mid > 1.0 && gain.hi <= rank::GOAL, "{gain:?}");
+        // The other cell is as it was.
+        assert_eq!(confirmed[1].samples[2].len(), 2);
+        assert_eq!(judged(&confirmed[1]).confirm, first[1].confirm);
+    }
+
+    #[test]
     fn defaults_and_quick() {
         let o = parse(&[]).expect("valid");
         assert!(o.tries.is_empty());
         assert_eq!(
-            (o.rounds, o.confirm_rounds, o.confirm, o.seconds, o.port),
-            (3, 6, 3, 1, 28700)
+            (o.rounds, o.confirm_rounds, o.more_rounds, o.confirm),
+            (3, 6, 0, 3)
         );
+        assert_eq!((o.seconds, o.port), (1, 28700));
         assert_eq!(
             (o.budget, o.out.clone(), o.quick, o.keep),
             (None, None, false, false)
@@ -709,6 +842,8 @@ mod tests {
             "8",
             "--confirm",
             "2",
+            "--more-rounds",
+            "16",
             "--seconds",
             "2",
             "--budget",
@@ -745,7 +880,7 @@ mod tests {
                 confirm: 2
             }
         );
-        assert_eq!((o.seconds, o.port), (2, 30000));
+        assert_eq!((o.seconds, o.port, o.more_rounds), (2, 30000, 16));
         assert_eq!(o.budget, Some(Budget::Runs(400)));
         assert_eq!(o.out, Some(PathBuf::from("s.md")));
         // The stage's options: one scenario, its counts, the CPUs and rounds given.
@@ -775,6 +910,7 @@ mod tests {
             "--conns",
             "--rounds",
             "--confirm-rounds",
+            "--more-rounds",
             "--confirm",
             "--seconds",
             "--budget",

@@ -68,7 +68,10 @@ fn results_table(o: &Outcome) -> String {
     );
     for sc in &o.scenarios {
         for c in &sc.cells {
-            let (best, diff, measure, verdict) = best_cells(c);
+            let (best, mut diff, measure, verdict) = best_cells(c);
+            if c.rounds > o.shape.confirm_rounds {
+                let _ = write!(diff, ", {} rounds", c.rounds);
+            }
             let _ = writeln!(
                 t,
                 "| {} | {} | {} req/s, {:.1} µs CPU/req, p99 {:.2} ms | {best} | {diff} | {measure} | {verdict} | {} | {} |",
@@ -232,11 +235,19 @@ pub fn markdown(o: &Outcome) -> String {
     let _ = writeln!(t, "- **Software:** {}", o.meta.software);
     let _ = writeln!(
         t,
-        "- **Method:** coordinate search from nginx-gen's configuration, one directive at a time (the grid below), each alternative a `--patch` of nginx-gen's output. Screen: nginx-gen and every alternative interleaved, {} round(s) × {} s per wrk run (TLS ≥ 2 s); confirmation: nginx-gen, the {} best of the screen and the combination of the winners (one value per directive), {} fresh rounds. The best configuration and its interval come from the confirmation's rounds only. Budget: {}. The whole search took {:.0} s.",
+        "- **Method:** coordinate search from nginx-gen's configuration, one directive at a time (the grid below), each alternative a `--patch` of nginx-gen's output. Screen: nginx-gen and every alternative interleaved, {} round(s) × {} s per wrk run (TLS ≥ 2 s); confirmation: nginx-gen, the {} best of the screen and the combination of the winners (one value per directive), {} fresh rounds.{} The best configuration and its interval come from the confirmation's rounds only. Budget: {}. The whole search took {:.0} s.",
         o.shape.rounds,
         o.seconds,
         o.shape.confirm,
         o.shape.confirm_rounds,
+        if o.more_rounds > 0 {
+            format!(
+                " A cell it left unclear got up to {} more rounds, {} at a time, until decided (its round count is shown).",
+                o.more_rounds, o.shape.confirm_rounds
+            )
+        } else {
+            String::new()
+        },
         o.budget
             .map_or_else(|| "none (the whole grid)".to_string(), |b| b.to_string()),
         o.took.as_secs_f64()
@@ -368,6 +379,7 @@ mod tests {
                 best: Some(0),
                 control: Some(score(0.99, 1.0, 1.01, Verdict::Even)),
                 goal: Some(Goal::Unclear),
+                rounds: 6,
             }],
             wall: Duration::from_secs(40),
         };
@@ -387,6 +399,7 @@ mod tests {
                 confirm_rounds: 6,
                 confirm: 3,
             },
+            more_rounds: 0,
             budget: Some(Budget::Runs(40)),
             seconds: 1,
             took: Duration::from_secs(95),
@@ -462,6 +475,24 @@ mod tests {
         assert!(md.contains("- Not counted, the A/A control was off too: html c50: `--patch"));
         assert!(control_ok(&score(0.99, 1.0, 1.0, Verdict::Even)));
         assert!(!control_ok(&score(0.9, 0.95, 0.99, Verdict::Loss)));
+    }
+
+    #[test]
+    fn more_rounds_are_told() {
+        let mut o = outcome();
+        assert!(!markdown(&o).contains("more rounds"));
+        o.more_rounds = 20;
+        o.scenarios[0].cells[0].rounds = 18;
+        let md = markdown(&o);
+        assert!(md.contains(
+            "6 fresh rounds. A cell it left unclear got up to 20 more rounds, 6 at a time, until decided"
+        ), "{md}");
+        assert!(
+            md.contains("**1.040×** (CI 1.020..1.060), 18 rounds | req/s"),
+            "{md}"
+        );
+        // The cells the confirmation decided show no count.
+        assert!(md.contains("**0.990×** (CI 0.950..1.020) | req/s"), "{md}");
     }
 
     #[test]
