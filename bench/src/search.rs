@@ -205,11 +205,19 @@ impl SearchOpts {
             .collect()
     }
 
-    /// The connection counts of `sc`'s cells.
+    /// The connection counts of `sc`'s cells, each once (a cell is found by its count).
     pub fn conns_of(&self, sc: &Scenario) -> Vec<u32> {
-        self.conns
-            .clone()
-            .unwrap_or_else(|| sc.conns.first().copied().into_iter().collect())
+        let mut out: Vec<u32> = Vec::new();
+        let given = self
+            .conns
+            .as_deref()
+            .unwrap_or(&sc.conns[..sc.conns.len().min(1)]);
+        for &c in given {
+            if !out.contains(&c) {
+                out.push(c);
+            }
+        }
+        out
     }
 }
 
@@ -286,7 +294,7 @@ pub struct ScenarioOutcome {
 pub struct Outcome {
     pub scenarios: Vec<ScenarioOutcome>,
     pub shape: Shape,
-    /// `--more-rounds`: the most confirmation rounds an unclear cell got on top.
+    /// `--more-rounds`: the cap on the extra confirmation rounds of an unclear cell.
     pub more_rounds: usize,
     pub budget: Option<Budget>,
     pub seconds: u32,
@@ -872,6 +880,9 @@ mod tests {
         );
         assert_eq!(o.scenarios().len(), 2);
         assert_eq!(o.conns, Some(vec![50, 200]));
+        // A count given twice is one cell: cells are found by their count.
+        let twice = parse(&["--conns", "50,200,50"]).expect("valid");
+        assert_eq!(twice.conns_of(&twice.scenarios()[0]), [50, 200]);
         assert_eq!(
             o.shape(),
             Shape {

@@ -235,15 +235,16 @@ pub fn markdown(o: &Outcome) -> String {
     let _ = writeln!(t, "- **Software:** {}", o.meta.software);
     let _ = writeln!(
         t,
-        "- **Method:** coordinate search from nginx-gen's configuration, one directive at a time (the grid below), each alternative a `--patch` of nginx-gen's output. Screen: nginx-gen and every alternative interleaved, {} round(s) × {} s per wrk run (TLS ≥ 2 s); confirmation: nginx-gen, the {} best of the screen and the combination of the winners (one value per directive), {} fresh rounds.{} The best configuration and its interval come from the confirmation's rounds only. Budget: {}. The whole search took {:.0} s.",
+        "- **Method:** coordinate search from nginx-gen's configuration, one directive at a time (the grid below), each alternative a `--patch` of nginx-gen's output. Screen: nginx-gen and every alternative interleaved, {} round(s) × {} s per wrk run (TLS ≥ 2 s); confirmation: nginx-gen, the {} best of the screen and the combination of the winners (one value per directive), {} fresh rounds.{} The best configuration and its interval come from these rounds, never the screen's. Budget: {}. The whole search took {:.0} s.",
         o.shape.rounds,
         o.seconds,
         o.shape.confirm,
         o.shape.confirm_rounds,
         if o.more_rounds > 0 {
             format!(
-                " A cell it left unclear got up to {} more rounds, {} at a time, until decided (its round count is shown).",
-                o.more_rounds, o.shape.confirm_rounds
+                " A cell it left unclear got up to {} more rounds, {} at a time, while still unclear (its round count is shown).",
+                o.more_rounds,
+                o.more_rounds.min(o.shape.confirm_rounds)
             )
         } else {
             String::new()
@@ -485,7 +486,7 @@ mod tests {
         o.scenarios[0].cells[0].rounds = 18;
         let md = markdown(&o);
         assert!(md.contains(
-            "6 fresh rounds. A cell it left unclear got up to 20 more rounds, 6 at a time, until decided"
+            "6 fresh rounds. A cell it left unclear got up to 20 more rounds, 6 at a time, while still unclear"
         ), "{md}");
         assert!(
             md.contains("**1.040×** (CI 1.020..1.060), 18 rounds | req/s"),
