@@ -54,6 +54,8 @@ pub enum Feature {
     EpollExclusive,
     /// `ssl_reject_handshake` for a TLS catch-all server.
     SslRejectHandshake,
+    /// `ssl_conf_command`: OpenSSL configuration commands, such as `NumTickets`.
+    SslConfCommand,
     /// `keepalive_requests` defaults to 1000 (was 100).
     KeepaliveRequests1000,
     /// Session ticket keys rotate automatically with a shared `ssl_session_cache`, so
@@ -101,6 +103,12 @@ pub const GATES: &[Gate] = &[
     },
     Gate {
         feature: Feature::SslRejectHandshake,
+        software: Software::Nginx,
+        since: v(1, 19, 4),
+        source: "nginx CHANGES 1.19.4",
+    },
+    Gate {
+        feature: Feature::SslConfCommand,
         software: Software::Nginx,
         since: v(1, 19, 4),
         source: "nginx CHANGES 1.19.4",
@@ -195,6 +203,7 @@ impl Feature {
         match self {
             Self::EpollExclusive => "EpollExclusive",
             Self::SslRejectHandshake => "SslRejectHandshake",
+            Self::SslConfCommand => "SslConfCommand",
             Self::KeepaliveRequests1000 => "KeepaliveRequests1000",
             Self::TicketKeyRotation => "TicketKeyRotation",
             Self::Tls13ByDefault => "Tls13ByDefault",
@@ -297,6 +306,7 @@ mod tests {
             let in_defaults = NGINX_DEFAULTS.iter().any(|d| d.since == g.since);
             let decides = [
                 Feature::SslRejectHandshake,
+                Feature::SslConfCommand,
                 Feature::TicketKeyRotation,
                 Feature::Quic,
                 Feature::Http2Directive,

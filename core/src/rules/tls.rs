@@ -198,23 +198,32 @@ pub(super) static SSL_CONF_COMMAND: Rule = Rule {
     texts: &[
         Text::new(
             "ssl_conf_command.ktls",
-            "Kernel TLS: the kernel encrypts the records, so sendfile works over TLS too and files go from the page cache to the socket without passing through nginx (without kTLS, sendfile does nothing for TLS connections and every file is copied through OpenSSL).",
+            "Kernel TLS: the kernel encrypts the records, so sendfile works over TLS too and files go from the page cache to the socket, not copied through OpenSSL.",
         )
         .inputs(&["ktls", "nginx_version", "openssl_version"]),
         Text::new(
             "omit.ssl_conf_command.ktls",
-            "Kernel TLS needs the kernel's tls module (not detected here), nginx {KtlsSendfile} and OpenSSL {KtlsOpenSsl}; without it nginx copies files through OpenSSL and sendfile applies to plain HTTP only.",
+            "Kernel TLS needs the kernel's tls module (not detected here), nginx {KtlsSendfile} and OpenSSL {KtlsOpenSsl}; without it sendfile applies to plain HTTP only.",
         )
         .inputs(&["ktls"]),
+        Text::new(
+            "ssl_conf_command.tickets",
+            "One TLS 1.3 session ticket, not OpenSSL's two: each resumption brings a new one, and a full handshake took 5 % less CPU (docs/benchmarks.md).",
+        )
+        .inputs(&["nginx_version"]),
     ],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
         if !c.i.tls {
             return;
         }
+        let texts = SSL_CONF_COMMAND.texts;
         if c.i.ktls && c.v.has(Feature::KtlsSendfile) && c.v.has(Feature::KtlsOpenSsl) {
-            out.set(H, &["Options", "KTLS"], &SSL_CONF_COMMAND.texts[0]);
+            out.set(H, &["Options", "KTLS"], &texts[0]);
         } else {
-            out.omit(H, &SSL_CONF_COMMAND.texts[1]);
+            out.omit(H, &texts[1]);
+        }
+        if c.v.has(Feature::SslConfCommand) {
+            out.set(H, &["NumTickets", "1"], &texts[2]);
         }
     }),
 };
@@ -411,7 +420,7 @@ pub(super) static RESOLVER: Rule = Rule {
 #[cfg(test)]
 mod tests {
     use super::tolerant_groups;
-    use crate::plan::{Scope, ServerRole};
+    use crate::plan::{Plan, Scope, ServerRole};
     use crate::policy::TLS_GUIDELINE;
     use crate::rules::testing::{formula, omitted, plan, value, values, values_in};
 
@@ -531,10 +540,7 @@ mod tests {
         let on = plan(&format!(
             r#"{{{TLS},"ktls":true,"nginx_version":"1.22.1","openssl_version":"3.0.2"}}"#
         ));
-        assert_eq!(
-            value(&on, "ssl_conf_command").as_deref(),
-            Some("Options KTLS")
-        );
+        assert_eq!(values(&on, "ssl_conf_command")[0], "Options KTLS");
         for off in [
             r#""ktls":false,"nginx_version":"1.22.1","openssl_version":"3.0.2""#,
             r#""ktls":true,"nginx_version":"1.20.2","openssl_version":"3.0.2""#,
@@ -543,7 +549,26 @@ mod tests {
             let p = plan(&format!("{{{TLS},{off}}}"));
             assert!(omitted(&p, "ssl_conf_command"), "{off}");
         }
-        assert_eq!(value(&plan(r#"{"ktls":true}"#), "ssl_conf_command"), None);
+        assert!(values(&plan(r#"{"ktls":true}"#), "ssl_conf_command").is_empty());
+    }
+
+    #[test]
+    fn one_session_ticket_where_nginx_takes_openssl_commands() {
+        let tickets = |p: &Plan| values(p, "ssl_conf_command").contains(&"NumTickets 1".into());
+        assert!(tickets(&plan(&format!(
+            r#"{{{TLS},"nginx_version":"1.22.1"}}"#
+        ))));
+        assert!(!tickets(&plan(&format!(
+            r#"{{{TLS},"nginx_version":"1.18.0"}}"#
+        ))));
+        assert!(!tickets(&plan(r#"{"nginx_version":"1.22.1"}"#)));
+        let both = plan(&format!(
+            r#"{{{TLS},"ktls":true,"nginx_version":"1.22.1","openssl_version":"3.0.2"}}"#
+        ));
+        assert_eq!(
+            values(&both, "ssl_conf_command"),
+            ["Options KTLS", "NumTickets 1"]
+        );
     }
 
     #[test]

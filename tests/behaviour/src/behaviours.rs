@@ -37,6 +37,8 @@ pub struct Ctx<'a> {
     /// `worker_processes` and the upstream `keepalive` from the tree's JSON output.
     pub workers: usize,
     pub keepalive: Option<usize>,
+    /// TLS 1.3 session tickets per handshake (`ssl_conf_command NumTickets`), if set.
+    pub tickets: Option<usize>,
     /// The nginx master's process id (`kill -USR1` flushes the buffered access log).
     pub pid: u32,
     /// The gzip and brotli files of `/app.js`, as written.
@@ -594,6 +596,54 @@ fn tls_versions(ctx: &Ctx) -> Result<(), String> {
     })
 }
 
+/// A returning client resumes its TLS session: with TLS 1.3 on a ticket, again and again
+/// (each resumption brings a new ticket, as many as the plan says a handshake sends), and
+/// with TLS 1.2 where the profile offers it.
+fn tls_sessions_resume(ctx: &Ctx) -> Result<(), String> {
+    let sni = (!ctx.tree.host_is_ip()).then_some(ctx.tree.host());
+    let port = ctx.tree.tls_port;
+    let mut versions = vec![("-tls1_3", "TLSv1.3")];
+    if ctx.tree.tls != Some("modern") {
+        versions.push(("-tls1_2", "TLSv1.2"));
+    }
+    for (flag, proto) in versions {
+        let saved = |n: usize| ctx.scratch.join(format!("session{flag}-{n}.pem"));
+        // Connection 0 is a full handshake; 1 and 2 resume the last session saved (a TLS
+        // 1.3 resumption brings a new one; a TLS 1.2 one keeps its session).
+        let mut last = None;
+        for n in 0..3 {
+            let conn = client::tls_session(port, sni, flag, last.as_deref(), &saved(n));
+            if saved(n).exists() {
+                last = Some(saved(n));
+            }
+            let want_reused = (n > 0).then_some(proto);
+            expect(
+                conn.status.is_some() && conn.reused.as_deref() == want_reused,
+                || {
+                    format!(
+                        "{proto}: connection {n} resumed {:?}, want {want_reused:?}; answer {:?}: {}",
+                        conn.reused,
+                        conn.status,
+                        tail(&conn.output)
+                    )
+                },
+            )?;
+            if proto == "TLSv1.3" {
+                let (got, want) = (conn.tickets, ctx.tickets);
+                expect(want.map_or(got >= 1, |w| got == w), || {
+                    format!("{proto}: connection {n} brought {got} tickets, want {want:?}")
+                })?;
+            }
+        }
+    }
+    Ok(())
+}
+
+fn tail(output: &str) -> String {
+    let lines: Vec<&str> = output.lines().collect();
+    lines[lines.len().saturating_sub(3)..].join(" | ")
+}
+
 fn ipv6_reachable(ctx: &Ctx) -> Result<(), String> {
     let host = ctx.tree.host();
     let mut probes = vec![("http", 80)];
@@ -1084,6 +1134,11 @@ pub fn all() -> Vec<Behaviour> {
             run: tls_versions,
         },
         Behaviour {
+            name: "tls_sessions_resume",
+            applies: Tree::serves_tls,
+            run: tls_sessions_resume,
+        },
+        Behaviour {
             name: "ipv6_reachable",
             applies: any,
             run: ipv6_reachable,
@@ -1187,8 +1242,8 @@ mod tests {
         assert_eq!(names.len(), all.len());
         assert_eq!(
             all.len(),
-            43,
-            "the 22 behaviours of issue 11 and 21 of issue 14"
+            44,
+            "the 22 behaviours of issue 11, 21 of issue 14 and 1 of issue 12"
         );
     }
 

@@ -224,6 +224,83 @@ pub fn handshake(port: u16, sni: Option<&str>, version_flag: &str) -> Handshake 
     }
 }
 
+/// One HTTP/1.0 request over `openssl s_client` with `version_flag`, resuming the session in
+/// `resume` if given and saving the session the server offers to `save`.
+pub fn tls_session(
+    port: u16,
+    sni: Option<&str>,
+    version_flag: &str,
+    resume: Option<&Path>,
+    save: &Path,
+) -> TlsSession {
+    let mut cmd = Command::new("timeout");
+    cmd.args(["20", "openssl", "s_client", "-msg", "-ign_eof", "-connect"])
+        .arg(format!("127.0.0.1:{port}"))
+        .arg(version_flag)
+        .arg("-sess_out")
+        .arg(save);
+    if let Some(session) = resume {
+        cmd.arg("-sess_in").arg(session);
+    }
+    let host = if let Some(name) = sni {
+        cmd.args(["-servername", name]);
+        name
+    } else {
+        cmd.arg("-noservername");
+        "127.0.0.1"
+    };
+    let request = format!("GET /tls-session HTTP/1.0\r\nHost: {host}\r\n\r\n");
+    let output = (|| {
+        let mut child = cmd
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()?;
+        child
+            .stdin
+            .take()
+            .expect("piped")
+            .write_all(request.as_bytes())?;
+        child.wait_with_output()
+    })()
+    .map_or_else(
+        |e| format!("cannot run openssl: {e}"),
+        |o| {
+            format!(
+                "{}{}",
+                String::from_utf8_lossy(&o.stdout),
+                String::from_utf8_lossy(&o.stderr)
+            )
+        },
+    );
+    TlsSession {
+        reused: output.lines().find_map(|l| {
+            let version = l.strip_prefix("Reused, ")?.split(',').next()?;
+            Some(version.to_string())
+        }),
+        tickets: output
+            .lines()
+            .filter(|l| l.starts_with("<<< ") && l.ends_with("NewSessionTicket"))
+            .count(),
+        status: output
+            .lines()
+            .find_map(|l| l.strip_prefix("HTTP/1.1 ")?.split(' ').next()?.parse().ok()),
+        output,
+    }
+}
+
+/// What one [`tls_session`] connection saw.
+#[derive(Debug, Clone)]
+pub struct TlsSession {
+    /// The protocol of a resumed session (`TLSv1.3` …); `None` for a full handshake.
+    pub reused: Option<String>,
+    /// How many session tickets the server sent.
+    pub tickets: usize,
+    /// The HTTP status of the answer, if one came.
+    pub status: Option<u16>,
+    pub output: String,
+}
+
 /// A TLS connection through `openssl s_client -quiet` as a byte stream, for the WebSocket
 /// client over HTTPS.
 #[derive(Debug)]

@@ -248,8 +248,9 @@ impl Worker {
                 nginx: &nginx,
                 app: &self.app,
                 scratch: &running.scratch,
-                workers: running.workers,
-                keepalive: running.keepalive,
+                workers: running.numbers.workers,
+                keepalive: running.numbers.keepalive,
+                tickets: running.numbers.tickets,
                 pid: running.child.id(),
                 app_js_gz: running.gz.clone(),
                 app_js_br: running.br.clone(),
@@ -293,7 +294,7 @@ impl Worker {
         let over = std::env::var_os("NGINX_GEN_BEHAVIOUR_OVERRIDE")
             .map(|d| PathBuf::from(d).join(tree.id))
             .filter(|d| d.join("etc/nginx/nginx.conf").exists());
-        let (out, (workers, keepalive)) = if let Some(dir) = over {
+        let (out, numbers) = if let Some(dir) = over {
             eprintln!(
                 "behaviour: {} on {}: using the hand-made tree {}",
                 tree.id,
@@ -403,8 +404,7 @@ impl Worker {
         let mut running = Running {
             child,
             scratch,
-            workers,
-            keepalive,
+            numbers,
             gz,
             br,
             stderr_path,
@@ -414,8 +414,8 @@ impl Worker {
         Ok(running)
     }
 
-    /// `worker_processes` and upstream `keepalive` from `nginx-gen --format json`.
-    fn plan_numbers(&self, args: &[String]) -> Result<(usize, Option<usize>), String> {
+    /// The numbers the probes need, from `nginx-gen --format json`.
+    fn plan_numbers(&self, args: &[String]) -> Result<PlanNumbers, String> {
         let out = Command::new(&self.cli)
             .args(args)
             .args(["--format", "json"])
@@ -423,23 +423,34 @@ impl Worker {
             .map_err(|e| e.to_string())?;
         let v: serde_json::Value =
             serde_json::from_slice(&out.stdout).map_err(|e| format!("--format json: {e}"))?;
-        let setting = |name: &str| {
+        // The number after `prefix` in the value of a setting called `name`.
+        let setting = |name: &str, prefix: &str| {
             v["settings"].as_array().and_then(|s| {
                 s.iter()
-                    .find(|s| s["name"] == name)
-                    .and_then(|s| s["value"].as_str())
-                    .and_then(|v| v.parse::<usize>().ok())
+                    .filter(|s| s["name"] == name)
+                    .filter_map(|s| s["value"].as_str()?.strip_prefix(prefix))
+                    .find_map(|v| v.parse::<usize>().ok())
             })
         };
-        Ok((
-            setting("worker_processes").unwrap_or(1),
-            setting("keepalive"),
-        ))
+        Ok(PlanNumbers {
+            workers: setting("worker_processes", "").unwrap_or(1),
+            keepalive: setting("keepalive", ""),
+            tickets: setting("ssl_conf_command", "NumTickets "),
+        })
     }
 }
 
-/// `worker_processes` and `keepalive` read from a tree's files (for a hand-made tree).
-fn numbers_from_files(dir: &Path) -> (usize, Option<usize>) {
+/// The numbers the probes need: `worker_processes`, upstream `keepalive` and the TLS 1.3
+/// tickets per handshake (`ssl_conf_command NumTickets`), where a tree sets them.
+#[derive(Debug, Clone, Copy)]
+struct PlanNumbers {
+    workers: usize,
+    keepalive: Option<usize>,
+    tickets: Option<usize>,
+}
+
+/// [`PlanNumbers`] read from a tree's files (for a hand-made tree).
+fn numbers_from_files(dir: &Path) -> PlanNumbers {
     let mut text = std::fs::read_to_string(dir.join("etc/nginx/nginx.conf")).unwrap_or_default();
     if let Ok(entries) = std::fs::read_dir(dir.join("etc/nginx/conf.d")) {
         for e in entries.flatten() {
@@ -452,10 +463,11 @@ fn numbers_from_files(dir: &Path) -> (usize, Option<usize>) {
             rest.trim().parse::<usize>().ok()
         })
     };
-    (
-        number("worker_processes ").unwrap_or(1),
-        number("keepalive "),
-    )
+    PlanNumbers {
+        workers: number("worker_processes ").unwrap_or(1),
+        keepalive: number("keepalive "),
+        tickets: number("ssl_conf_command NumTickets "),
+    }
 }
 
 /// Debian 12's stock `sites-available/default`, without its comments.
@@ -531,8 +543,7 @@ fn catch_panic(f: impl FnOnce() -> Result<(), String>) -> Result<(), String> {
 struct Running {
     child: Child,
     scratch: PathBuf,
-    workers: usize,
-    keepalive: Option<usize>,
+    numbers: PlanNumbers,
     gz: Vec<u8>,
     br: Vec<u8>,
     stderr_path: PathBuf,
