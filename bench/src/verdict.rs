@@ -12,6 +12,11 @@ pub const BUSY: f64 = 0.85;
 pub const RATE_SLACK: f64 = 0.97;
 /// A link carrying this share of its rate is full: the variant's p99 is the link's queue.
 pub const LINK_FULL: f64 = 0.85;
+/// A baseline that failed this share of its requests has no p99 to hold against anyone: a
+/// failed request is one its client never got an answer to, the slowest answer of all, so its
+/// 99th percentile lies among the failures. (wrk's p99 counts only what was answered, and a
+/// server out of connections answers the rest fast or not at all.)
+pub const UNANSWERED: f64 = 0.01;
 
 /// How a variant compares with a baseline in one cell. Where nginx is the bottleneck the
 /// req/s decide; where wrk or the shaped link sets the rate (neither nginx busy) the issue's
@@ -99,9 +104,31 @@ pub fn decide(e: &Evidence) -> Verdict {
 
 /// p99 counts as worse when, beyond the noise, it is more than 10 % worse (`p99_lo`, the
 /// low end of the p99 ratio's interval, above 1.10) and more than 1 ms worse, unless the
-/// variant fills the shaped link (its p99 is then the link's queueing delay).
-pub fn p99_ok(p99_lo: f64, p99_ms: f64, base_p99_ms: f64, link_full: bool) -> bool {
-    p99_lo <= 1.10 || p99_ms - base_p99_ms < 1.0 || link_full
+/// variant fills the shaped link (its p99 is then the link's queueing delay) or the baseline
+/// left [`UNANSWERED`] of its requests without an answer.
+pub fn p99_ok(
+    p99_lo: f64,
+    p99_ms: f64,
+    base_p99_ms: f64,
+    link_full: bool,
+    base_unanswered: bool,
+) -> bool {
+    p99_lo <= 1.10 || p99_ms - base_p99_ms < 1.0 || link_full || base_unanswered
+}
+
+/// The share of requests the rounds left without an answer: failures over attempts (wrk
+/// counts an answered request, a bad status among them, and a socket error apart).
+pub fn unanswered(samples: &[Sample]) -> f64 {
+    let failed: u64 = samples.iter().map(|s| s.wrk.errors()).sum();
+    let tried: u64 = samples
+        .iter()
+        .map(|s| s.wrk.requests + s.wrk.socket_errors)
+        .sum();
+    if tried == 0 {
+        0.0
+    } else {
+        failed as f64 / tried as f64
+    }
 }
 
 /// A variant compared with a baseline in one cell.
@@ -118,6 +145,8 @@ pub struct Ratio {
     pub cpu: f64,
     /// Geometric mean of the per-round p99 ratios (below 1 = better).
     pub p99: f64,
+    /// The share of its requests the baseline left without an answer ([`unanswered`]).
+    pub base_unanswered: f64,
     pub verdict: Verdict,
 }
 
@@ -142,12 +171,19 @@ pub fn ratio(cell: &Cell, v: usize, base: usize, workers: usize, link_mbit: Opti
     let (sa, sb) = (Stat::of(a), Stat::of(b));
     let busy = BUSY * workers as f64;
     let link_full = link_mbit.is_some_and(|m| sa.mb_s * 8.0 >= LINK_FULL * f64::from(m));
+    let base_unanswered = unanswered(b);
     let verdict = decide(&Evidence {
         errors: sa.errors() > 0,
         nginx_bound: sa.cpu_util >= busy || sb.cpu_util >= busy,
         rps,
         cpu,
-        p99_ok: p99_ok(p99.lo, sa.p99_ms, sb.p99_ms, link_full),
+        p99_ok: p99_ok(
+            p99.lo,
+            sa.p99_ms,
+            sb.p99_ms,
+            link_full,
+            base_unanswered >= UNANSWERED,
+        ),
     });
     Ratio {
         rps: rps.mid,
@@ -157,6 +193,7 @@ pub fn ratio(cell: &Cell, v: usize, base: usize, workers: usize, link_mbit: Opti
         rps_max: rps_rounds.iter().copied().fold(0.0, f64::max),
         cpu: cpu.mid,
         p99: p99.mid,
+        base_unanswered,
         verdict,
     }
 }
@@ -369,13 +406,42 @@ mod tests {
 
     #[test]
     fn p99_needs_ten_percent_and_one_ms_beyond_the_noise() {
-        assert!(p99_ok(1.10, 9.0, 4.0, false), "10 % exactly is not worse");
-        assert!(!p99_ok(1.11, 5.1, 4.0, false));
-        assert!(p99_ok(1.5, 2.9, 2.0, false), "50 % but only 0.9 ms");
         assert!(
-            p99_ok(1.5, 40.0, 4.0, true),
+            p99_ok(1.10, 9.0, 4.0, false, false),
+            "10 % exactly is not worse"
+        );
+        assert!(!p99_ok(1.11, 5.1, 4.0, false, false));
+        assert!(p99_ok(1.5, 2.9, 2.0, false, false), "50 % but only 0.9 ms");
+        assert!(
+            p99_ok(1.5, 40.0, 4.0, true, false),
             "the link is full: its queue, not nginx"
         );
+        assert!(
+            p99_ok(1.5, 40.0, 4.0, false, true),
+            "the baseline's p99 lies among its failures"
+        );
+    }
+
+    #[test]
+    fn a_baselines_failures_are_its_slowest_answers() {
+        // Stock out of connections: per round 1,200 answered (fast, p99 100 ms) and 2,700
+        // socket errors; nginx-gen answers 9,300, all, with a p99 of 142 ms.
+        let mut stock = vec![sample(1_200, 350, 100); 3];
+        for s in &mut stock {
+            s.wrk.socket_errors = 2_700;
+        }
+        let gen_ = vec![sample(9_300, 330, 142); 3];
+        assert!((unanswered(&stock) - 2_700.0 / 3_900.0).abs() < 1e-9);
+        assert!(unanswered(&gen_).abs() < f64::EPSILON);
+        let c = cell(vec![stock.clone(), stock.clone(), gen_.clone()]);
+        assert_eq!(ratio(&c, 2, 0, 1, None).verdict, Verdict::WinCpu);
+        // Below 1 % unanswered the baseline's p99 still counts.
+        for s in &mut stock {
+            s.wrk.socket_errors = 11;
+        }
+        assert!(unanswered(&stock) < UNANSWERED);
+        let c = cell(vec![stock.clone(), stock, gen_]);
+        assert_eq!(ratio(&c, 2, 0, 1, None).verdict, Verdict::P99Worse);
     }
 
     fn cell(samples: Vec<Vec<Sample>>) -> Cell {

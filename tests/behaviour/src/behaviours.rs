@@ -34,16 +34,23 @@ pub struct Ctx<'a> {
     pub nginx: &'a Nginx,
     pub app: &'a App,
     pub scratch: &'a Path,
-    /// `worker_processes` and the upstream `keepalive` from the tree's JSON output.
-    pub workers: usize,
-    pub keepalive: Option<usize>,
-    /// TLS 1.3 session tickets per handshake (`ssl_conf_command NumTickets`), if set.
-    pub tickets: Option<usize>,
+    /// The plan's numbers the probes check against.
+    pub numbers: PlanNumbers,
     /// The nginx master's process id (`kill -USR1` flushes the buffered access log).
     pub pid: u32,
     /// The gzip and brotli files of `/app.js`, as written.
     pub app_js_gz: Vec<u8>,
     pub app_js_br: Vec<u8>,
+}
+
+/// The numbers the probes need: `worker_processes`, upstream `keepalive` and the TLS 1.3
+/// tickets per handshake (`ssl_conf_command NumTickets`), where a tree sets them (read from
+/// the tree's JSON output, or from a hand-made tree's files).
+#[derive(Debug, Clone, Copy)]
+pub struct PlanNumbers {
+    pub workers: usize,
+    pub keepalive: Option<usize>,
+    pub tickets: Option<usize>,
 }
 
 /// A named behaviour.
@@ -433,6 +440,7 @@ const CLIENT_KEEPALIVE_REQUESTS_MIN: u64 = 1000;
 
 fn upstream_keepalive_reused(ctx: &Ctx) -> Result<(), String> {
     let keepalive = ctx
+        .numbers
         .keepalive
         .ok_or("the tree's JSON output has no upstream keepalive setting")?;
     // No more client connections than one worker's pool holds: however the kernel
@@ -482,7 +490,7 @@ fn upstream_keepalive_reused(ctx: &Ctx) -> Result<(), String> {
         || {
             format!(
                 "the app accepted {accepted} TCP connections for {served} requests over {conns} client connections (bound: {conns} + {reconnects} client reconnects + {retired} retired after {UPSTREAM_KEEPALIVE_REQUESTS} requests each = {bound}; {} workers, keepalive {keepalive})",
-                ctx.workers
+                ctx.numbers.workers
             )
         },
     )?;
@@ -629,7 +637,7 @@ fn tls_sessions_resume(ctx: &Ctx) -> Result<(), String> {
                 },
             )?;
             if proto == "TLSv1.3" {
-                let (got, want) = (conn.tickets, ctx.tickets);
+                let (got, want) = (conn.tickets, ctx.numbers.tickets);
                 expect(want.map_or(got >= 1, |w| got == w), || {
                     format!("{proto}: connection {n} brought {got} tickets, want {want:?}")
                 })?;

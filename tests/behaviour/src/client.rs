@@ -185,32 +185,41 @@ impl Handshake {
     }
 }
 
-/// `openssl s_client -brief` with `version_flag` (`-tls1`, `-tls1_2`, …) and SNI `sni`.
-/// The client's security level is lowered so that a refusal is the server's.
-pub fn handshake(port: u16, sni: Option<&str>, version_flag: &str) -> Handshake {
+/// `openssl s_client` to 127.0.0.1:`port` with SNI `sni` (or none), ended by `timeout`
+/// after `seconds` so that a hung connection fails; `mode` are the flags that come first.
+fn s_client(seconds: u32, mode: &[&str], port: u16, sni: Option<&str>) -> Command {
     let mut cmd = Command::new("timeout");
-    cmd.args(["20", "openssl", "s_client", "-brief", "-connect"])
-        .arg(format!("127.0.0.1:{port}"))
-        .arg(version_flag);
-    if matches!(version_flag, "-tls1" | "-tls1_1") {
-        cmd.args(["-cipher", "DEFAULT@SECLEVEL=0"]);
-    }
+    cmd.arg(seconds.to_string())
+        .args(["openssl", "s_client"])
+        .args(mode)
+        .arg("-connect")
+        .arg(format!("127.0.0.1:{port}"));
     match sni {
         Some(name) => cmd.args(["-servername", name]),
         None => cmd.arg("-noservername"),
     };
+    cmd
+}
+
+/// A finished process's stdout and stderr, as one text.
+fn all_output(o: &std::process::Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+/// `openssl s_client -brief` with `version_flag` (`-tls1`, `-tls1_2`, …) and SNI `sni`.
+/// The client's security level is lowered so that a refusal is the server's.
+pub fn handshake(port: u16, sni: Option<&str>, version_flag: &str) -> Handshake {
+    let mut cmd = s_client(20, &["-brief", version_flag], port, sni);
+    if matches!(version_flag, "-tls1" | "-tls1_1") {
+        cmd.args(["-cipher", "DEFAULT@SECLEVEL=0"]);
+    }
     let out = cmd.stdin(Stdio::null()).output().map_or_else(
         |e| (false, format!("cannot run openssl: {e}")),
-        |o| {
-            (
-                o.status.success(),
-                format!(
-                    "{}{}",
-                    String::from_utf8_lossy(&o.stdout),
-                    String::from_utf8_lossy(&o.stderr)
-                ),
-            )
-        },
+        |o| (o.status.success(), all_output(&o)),
     );
     let protocol = out
         .1
@@ -233,22 +242,12 @@ pub fn tls_session(
     resume: Option<&Path>,
     save: &Path,
 ) -> TlsSession {
-    let mut cmd = Command::new("timeout");
-    cmd.args(["20", "openssl", "s_client", "-msg", "-ign_eof", "-connect"])
-        .arg(format!("127.0.0.1:{port}"))
-        .arg(version_flag)
-        .arg("-sess_out")
-        .arg(save);
+    let mut cmd = s_client(20, &["-msg", "-ign_eof", version_flag], port, sni);
+    cmd.arg("-sess_out").arg(save);
     if let Some(session) = resume {
         cmd.arg("-sess_in").arg(session);
     }
-    let host = if let Some(name) = sni {
-        cmd.args(["-servername", name]);
-        name
-    } else {
-        cmd.arg("-noservername");
-        "127.0.0.1"
-    };
+    let host = sni.unwrap_or("127.0.0.1");
     let request = format!("GET /tls-session HTTP/1.0\r\nHost: {host}\r\n\r\n");
     let output = (|| {
         let mut child = cmd
@@ -263,16 +262,7 @@ pub fn tls_session(
             .write_all(request.as_bytes())?;
         child.wait_with_output()
     })()
-    .map_or_else(
-        |e| format!("cannot run openssl: {e}"),
-        |o| {
-            format!(
-                "{}{}",
-                String::from_utf8_lossy(&o.stdout),
-                String::from_utf8_lossy(&o.stderr)
-            )
-        },
-    );
+    .map_or_else(|e| format!("cannot run openssl: {e}"), |o| all_output(&o));
     TlsSession {
         reused: output.lines().find_map(|l| {
             let version = l.strip_prefix("Reused, ")?.split(',').next()?;
@@ -313,16 +303,7 @@ pub struct SClient {
 impl SClient {
     pub fn connect(port: u16, sni: Option<&str>) -> std::io::Result<Self> {
         // `timeout`: a connection that hangs ends after 60 s, so the read fails.
-        let mut cmd = Command::new("timeout");
-        cmd.args([
-            "60", "openssl", "s_client", "-quiet", "-alpn", "http/1.1", "-connect",
-        ])
-        .arg(format!("127.0.0.1:{port}"));
-        match sni {
-            Some(name) => cmd.args(["-servername", name]),
-            None => cmd.arg("-noservername"),
-        };
-        let mut child = cmd
+        let mut child = s_client(60, &["-quiet", "-alpn", "http/1.1"], port, sni)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())

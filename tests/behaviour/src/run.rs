@@ -16,7 +16,7 @@ use nginx_gen_testsupport::run as sh;
 use serde::{Deserialize, Serialize};
 
 use crate::app::App;
-use crate::behaviours::{self, Ctx, TOKEN, TOKEN_CONTENT};
+use crate::behaviours::{self, Ctx, PlanNumbers, TOKEN, TOKEN_CONTENT};
 use crate::grid::{self, APP_ADDR, Nginx, Special, Tree};
 
 /// One (tree, nginx) to start and the behaviours to run on it.
@@ -248,9 +248,7 @@ impl Worker {
                 nginx: &nginx,
                 app: &self.app,
                 scratch: &running.scratch,
-                workers: running.numbers.workers,
-                keepalive: running.numbers.keepalive,
-                tickets: running.numbers.tickets,
+                numbers: running.numbers,
                 pid: running.child.id(),
                 app_js_gz: running.gz.clone(),
                 app_js_br: running.br.clone(),
@@ -438,15 +436,6 @@ impl Worker {
             tickets: setting("ssl_conf_command", "NumTickets "),
         })
     }
-}
-
-/// The numbers the probes need: `worker_processes`, upstream `keepalive` and the TLS 1.3
-/// tickets per handshake (`ssl_conf_command NumTickets`), where a tree sets them.
-#[derive(Debug, Clone, Copy)]
-struct PlanNumbers {
-    workers: usize,
-    keepalive: Option<usize>,
-    tickets: Option<usize>,
 }
 
 /// [`PlanNumbers`] read from a tree's files (for a hand-made tree).
