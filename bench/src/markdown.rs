@@ -16,7 +16,7 @@ use crate::scenario::{H2_STREAMS, Tool};
 use crate::stats::Stat;
 use crate::svg::svg;
 use crate::variants::{Env, Variant};
-use crate::verdict::{Ratio, UNANSWERED, applies, baselines, compare, contenders, misses, tally};
+use crate::verdict::{Ratio, applies, baselines, compare, contenders, misses, tally};
 
 /// Facts about the run for the report's header.
 #[derive(Debug)]
@@ -279,14 +279,12 @@ pub fn markdown(modes: &[ModeResult], variants: &[Variant], meta: &Meta, svg_nam
 
 /// One comparison in the table.
 fn cell_text(r: &Ratio) -> String {
-    let unanswered = if r.base_unanswered >= UNANSWERED {
+    let unanswered = r.base_unanswered.map_or_else(String::new, |share| {
         format!(
             " (not held: the baseline left {:.0} % unanswered)",
-            r.base_unanswered * 100.0
+            share * 100.0
         )
-    } else {
-        String::new()
-    };
+    });
     format!(
         "**{:.2}×** (CI {:.2}..{:.2}; rounds {:.2}..{:.2}), CPU {:.2}×, p99 {:.2}×{unanswered} — {}",
         r.rps,

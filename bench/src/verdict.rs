@@ -145,8 +145,9 @@ pub struct Ratio {
     pub cpu: f64,
     /// Geometric mean of the per-round p99 ratios (below 1 = better).
     pub p99: f64,
-    /// The share of its requests the baseline left without an answer ([`unanswered`]).
-    pub base_unanswered: f64,
+    /// The share of its requests the baseline left without an answer ([`unanswered`]), when
+    /// it is [`UNANSWERED`] or more and so the baseline's p99 is not held against this one.
+    pub base_unanswered: Option<f64>,
     pub verdict: Verdict,
 }
 
@@ -171,7 +172,7 @@ pub fn ratio(cell: &Cell, v: usize, base: usize, workers: usize, link_mbit: Opti
     let (sa, sb) = (Stat::of(a), Stat::of(b));
     let busy = BUSY * workers as f64;
     let link_full = link_mbit.is_some_and(|m| sa.mb_s * 8.0 >= LINK_FULL * f64::from(m));
-    let base_unanswered = unanswered(b);
+    let base_unanswered = Some(unanswered(b)).filter(|&share| share >= UNANSWERED);
     let verdict = decide(&Evidence {
         errors: sa.errors() > 0,
         nginx_bound: sa.cpu_util >= busy || sb.cpu_util >= busy,
@@ -182,7 +183,7 @@ pub fn ratio(cell: &Cell, v: usize, base: usize, workers: usize, link_mbit: Opti
             sa.p99_ms,
             sb.p99_ms,
             link_full,
-            base_unanswered >= UNANSWERED,
+            base_unanswered.is_some(),
         ),
     });
     Ratio {
