@@ -25,6 +25,11 @@ pub const DELAY: Duration = Duration::from_millis(50);
 /// The first argument that runs the binary as the slow application.
 pub const MODE: &str = "--slow-upstream";
 
+/// Its listen queue, as deep as the upstream nginx's (`backlog=4096`): Rust's default (128)
+/// drops SYNs when ~1000 pooled connections are opened at once, and each dropped SYN waits
+/// 1 s for its retransmission, a delay of the harness's making.
+pub const BACKLOG: i32 = 4096;
+
 /// What the harness prints on stdout once the port is bound.
 const READY: &str = "ready";
 
@@ -93,6 +98,14 @@ fn connection(stream: TcpStream, replies: &[Vec<u8>; 2], delay: Duration) -> io:
     Ok(())
 }
 
+/// A listener on `addr` with a [`BACKLOG`]-deep accept queue.
+pub fn listen(addr: &str) -> io::Result<TcpListener> {
+    let listener = TcpListener::bind(addr)?;
+    // listen(2) again on the listening socket sets the deeper queue (Linux).
+    rustix::net::listen(&listener, BACKLOG)?;
+    Ok(listener)
+}
+
 /// Serves `body` on `listener` forever, one thread per connection.
 pub fn serve(listener: &TcpListener, body: &[u8], delay: Duration) {
     let replies = Arc::new([response(body, false), response(body, true)]);
@@ -117,7 +130,7 @@ pub fn child_main() -> Option<ExitCode> {
         };
         let body = std::fs::read(file).map_err(|e| format!("{file}: {e}"))?;
         let ms: u64 = ms.parse().map_err(|_| format!("{ms}: not milliseconds"))?;
-        let listener = TcpListener::bind(addr.as_str()).map_err(|e| format!("{addr}: {e}"))?;
+        let listener = listen(addr).map_err(|e| format!("{addr}: {e}"))?;
         println!("{READY}");
         io::stdout().flush().map_err(|e| e.to_string())?;
         serve(&listener, &body, Duration::from_millis(ms));
@@ -202,6 +215,25 @@ mod tests {
         assert!(r.contains("Content-Length: 5\r\n") && !r.contains("Connection"));
         let r = String::from_utf8(response(b"", true)).expect("text");
         assert!(r.contains("Content-Length: 0\r\nConnection: close\r\n\r\n"));
+    }
+
+    /// A burst of connections well past Rust's default queue (128) completes its handshakes
+    /// before the application accepts any: no SYN waits for a retransmission.
+    #[test]
+    fn the_accept_queue_holds_a_burst() {
+        let listener = listen("127.0.0.1:0").expect("listen");
+        let addr = listener.local_addr().expect("addr");
+        let burst = 300;
+        let clients: Vec<TcpStream> = (0..burst)
+            .map(|i| {
+                TcpStream::connect_timeout(&addr, Duration::from_millis(500))
+                    .unwrap_or_else(|e| panic!("connection {i} of {burst} waited: {e}"))
+            })
+            .collect();
+        listener.set_nonblocking(true).expect("nonblocking");
+        let queued = std::iter::from_fn(|| listener.accept().ok()).count();
+        assert_eq!(queued, burst, "connections queued before the first accept");
+        drop(clients);
     }
 
     #[test]
