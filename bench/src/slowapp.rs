@@ -25,7 +25,7 @@ pub const DELAY: Duration = Duration::from_millis(50);
 /// The first argument that runs the binary as the slow application.
 pub const MODE: &str = "--slow-upstream";
 
-/// Its listen queue, as deep as the upstream nginx's (`backlog=4096`): Rust's default (128)
+/// Its listen queue, and the upstream nginx's (`listen … backlog=`): Rust's default (128)
 /// drops SYNs when ~1000 pooled connections are opened at once, and each dropped SYN waits
 /// 1 s for its retransmission, a delay of the harness's making.
 pub const BACKLOG: i32 = 4096;

@@ -520,7 +520,8 @@ pub fn write_upstream(env: &Env, prefix: &Path, addr_port: &str) -> Result<PathB
 /// pool outlives each run: wrk's stop aborts ~1000 requests in flight, and with
 /// `proxy_ignore_client_abort` they finish and their connections stay pooled, instead of
 /// being closed so that the next variant's first second opens ~1000 new ones (measured: a
-/// ~1 s p99 tail that fell on whichever variant forwarded its burst fastest).
+/// ~1 s p99 tail in nginx-gen's and the guide's runs). The application's accept queue is as
+/// deep as this nginx's ([`crate::slowapp::BACKLOG`]).
 pub fn write_upstream_with(
     env: &Env,
     prefix: &Path,
@@ -545,8 +546,9 @@ pub fn write_upstream_with(
          events {{ worker_connections 4096; }}\n\
          http {{\n    {}\n    include /etc/nginx/mime.types;\n    access_log off;\n    sendfile on;\n\
          keepalive_requests 100000;\n    open_file_cache max=100;\n{slow_upstream}\
-         server {{\n        listen {addr_port} backlog=4096;\n        root {};\n{slow_location}    }}\n}}\n",
+         server {{\n        listen {addr_port} backlog={};\n        root {};\n{slow_location}    }}\n}}\n",
         temp_paths(&p),
+        crate::slowapp::BACKLOG,
         env.site.display()
     );
     let conf = prefix.join("nginx.conf");
