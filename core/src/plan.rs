@@ -119,6 +119,8 @@ impl LocationRole {
 pub enum TableRole {
     /// Content types the distributions' `mime.types` lacks.
     Types,
+    /// `$frame_options`: `SAMEORIGIN` for an HTML response, empty (no header) otherwise.
+    FrameOptions,
     /// `$connection_upgrade`: `upgrade` for WebSocket requests, empty (keepalive) otherwise.
     ConnectionUpgrade,
     /// `$forwarded_for_chain`: the load balancer's chain plus its address, or the client.
@@ -138,8 +140,9 @@ pub type Row = (&'static str, &'static [&'static str]);
 
 impl TableRole {
     /// Every table, in output order.
-    pub const ALL: [Self; 6] = [
+    pub const ALL: [Self; 7] = [
         Self::Types,
+        Self::FrameOptions,
         Self::ConnectionUpgrade,
         Self::ForwardedFor,
         Self::ForwardedScheme,
@@ -154,6 +157,7 @@ impl TableRole {
                 ("text/javascript", &["mjs"]),
                 ("application/manifest+json", &["webmanifest"]),
             ],
+            Self::FrameOptions => &[(r"~*^(?:text/html|application/xhtml\+xml)", &["SAMEORIGIN"])],
             Self::ConnectionUpgrade => &[("default", &["upgrade"]), ("", &[""])],
             // The realip module replaced the address only if the connection came from a
             // trusted proxy that named a client; the same address twice means it did not.

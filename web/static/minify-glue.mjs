@@ -6,9 +6,9 @@
 //     module they are imported from (`./nginx-gen-web_bg.js`, written with every import).
 //  2. The glue is minified with esbuild (trunk's own JS minifier cannot parse it and
 //     leaves it as generated).
-//  3. wasm-opt runs once more on the renamed .wasm (`--flatten --rereloop -Oz`, with
-//     the wasm features index.html gives trunk's run): a second round after the first one's
-//     output finds more to fold, about 0.4 KB brotli of the first load (docs/web.md).
+//  3. wasm-opt runs twice more on the renamed .wasm (`--flatten --rereloop -Oz --gufa -Oz`,
+//     then `--gufa -Oz`, with the wasm features index.html gives trunk's run): each round
+//     after the previous one's output finds more to fold (docs/web.md).
 //  4. index.html gets the new integrity digests of both files.
 // esbuild comes from npm (package.json); scripts/setup.sh installs it.
 import { execFileSync } from "node:child_process";
@@ -142,9 +142,11 @@ const params = readFileSync("index.html", "utf8").match(/data-wasm-opt-params="(
 if (!params) throw new Error("minify-glue: index.html has no data-wasm-opt-params");
 const features = params[1].split(/\s+/).filter((p) => p.startsWith("--enable-"));
 writeFileSync(wasmFile, renamed);
-execFileSync("wasm-opt", [...features, "--flatten", "--rereloop", "-Oz", wasmFile, "-o", wasmFile], {
-  stdio: "inherit",
-});
+// Two runs: GUFA (whole-program value flow) in a run of its own after the first finds
+// more than the same passes in one run (measured, docs/web.md).
+for (const passes of [["--flatten", "--rereloop", "-Oz", "--gufa", "-Oz"], ["--gufa", "-Oz"]]) {
+  execFileSync("wasm-opt", [...features, ...passes, wasmFile, "-o", wasmFile], { stdio: "inherit" });
+}
 const wasm = readFileSync(wasmFile);
 
 const { code } = esbuild.transformSync(glue, { minify: true, format: "esm", loader: "js" });

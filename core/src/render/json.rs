@@ -268,7 +268,8 @@ names! {
         Assets => "assets", Media => "media", Php => "php", App => "app",
     }
     TableRole {
-        Types => "types", ConnectionUpgrade => "connection_upgrade",
+        Types => "types", FrameOptions => "frame_options",
+        ConnectionUpgrade => "connection_upgrade",
         ForwardedFor => "forwarded_for", ForwardedScheme => "forwarded_scheme",
         CacheBypass => "cache_bypass",
         LimitPath => "limit_path",

@@ -2,7 +2,7 @@
 //! would silently drop these (gixy `add_header_redefinition`).
 
 use super::{Ctx, Decide, Out, Rule, Text};
-use crate::plan::{Scope, ServerRole};
+use crate::plan::{Scope, ServerRole, TableRole};
 
 pub(super) static HSTS: Rule = Rule {
     name: "add_header",
@@ -108,17 +108,32 @@ pub(super) static NOSNIFF: Rule = Rule {
     }),
 };
 
+pub(super) static FRAME_OPTIONS_MAP: Rule = Rule {
+    name: "map",
+    texts: &[Text::new(
+        "map.frame_options",
+        "SAMEORIGIN for HTML pages; no header for other types.",
+    )],
+    decide: Decide::When {
+        when: |c| !c.i.workload.proxies(),
+        scope: Scope::Table {
+            table: TableRole::FrameOptions,
+        },
+        args: &["$sent_http_content_type", "$frame_options"],
+    },
+};
+
 pub(super) static FRAME_OPTIONS: Rule = Rule {
     name: "add_header",
     texts: &[Text::new(
         "header.frame",
-        "Other sites may not frame these pages (clickjacking).",
+        "Other sites may not frame these pages (clickjacking). HTML only, as in h5bp: 29 bytes less on each asset.",
     )],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
         own_header(
             c,
             out,
-            &["X-Frame-Options", "SAMEORIGIN", "always"],
+            &["X-Frame-Options", "$frame_options", "always"],
             &FRAME_OPTIONS.texts[0],
         );
     }),
@@ -142,18 +157,37 @@ pub(super) static REFERRER_POLICY: Rule = Rule {
 
 #[cfg(test)]
 mod tests {
-    use crate::plan::{Scope, ServerRole};
+    use crate::plan::{Scope, ServerRole, TableRole};
     use crate::rules::testing::{omitted, plan, values, values_in};
 
     #[test]
-    fn static_sites_get_nosniff_and_frame_options() {
+    fn static_sites_get_nosniff_and_frame_options_for_pages() {
         let p = plan(r#"{"workload":"static"}"#);
+        let site = Scope::Server {
+            server: ServerRole::Site,
+        };
         assert_eq!(
-            values(&p, "add_header"),
+            values_in(&p, site, "add_header"),
             [
                 "X-Content-Type-Options nosniff always",
-                "X-Frame-Options SAMEORIGIN always"
+                "X-Frame-Options $frame_options always"
             ]
+        );
+        let frame = Scope::Table {
+            table: TableRole::FrameOptions,
+        };
+        assert_eq!(
+            values_in(&p, frame, "map"),
+            ["$sent_http_content_type $frame_options"]
+        );
+        // Pages only (a charset may follow); no default row, so anything else maps to
+        // empty and gets no header. The behaviour tests send both to a live nginx.
+        assert_eq!(
+            TableRole::FrameOptions.rows(),
+            [(
+                r"~*^(?:text/html|application/xhtml\+xml)",
+                &["SAMEORIGIN"][..]
+            )]
         );
         assert!(omitted(&p, "add_header Referrer-Policy"));
         assert!(!omitted(
@@ -166,6 +200,11 @@ mod tests {
     fn proxies_leave_them_to_the_application() {
         let p = plan(r#"{"workload":"proxy"}"#);
         assert!(values(&p, "add_header").is_empty());
+        assert!(
+            values(&p, "map")
+                .iter()
+                .all(|m| !m.contains("frame_options"))
+        );
         assert!(omitted(
             &p,
             "add_header X-Frame-Options, X-Content-Type-Options"

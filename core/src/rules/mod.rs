@@ -393,6 +393,7 @@ pub static RULES: &[&Rule] = &[
     &http::INCLUDE_SITES,
     &http::INCLUDE_SITES_ENABLED,
     &site::TYPES,
+    &headers::FRAME_OPTIONS_MAP,
     &proxy::UPGRADE_MAP,
     &proxy::FORWARDED_FOR_MAP,
     &proxy::FORWARDED_SCHEME_MAP,

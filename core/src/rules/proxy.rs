@@ -374,7 +374,11 @@ mod tests {
                 ["$http_upgrade $connection_upgrade"]
             );
         }
-        assert!(values(&plan(r#"{"workload":"static"}"#), "map").is_empty());
+        let static_site = plan(r#"{"workload":"static"}"#);
+        let upgrade = Scope::Table {
+            table: TableRole::ConnectionUpgrade,
+        };
+        assert!(values_in(&static_site, upgrade, "map").is_empty());
     }
 
     #[test]

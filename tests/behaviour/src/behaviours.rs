@@ -547,6 +547,47 @@ fn precompressed_served(ctx: &Ctx) -> Result<(), String> {
     })
 }
 
+/// Every value of the response's header `name` (lower case), in order.
+fn header_values<'r>(resp: &'r Resp, name: &str) -> Vec<&'r str> {
+    (resp.headers.iter())
+        .filter(|(n, _)| n == name)
+        .map(|(_, v)| v.as_str())
+        .collect()
+}
+
+/// Pages carry `X-Frame-Options` (error pages too); styles, scripts and images do not. Where
+/// nginx serves the files alone (static), every answer has `nosniff`; behind an application,
+/// that and framing are the application's.
+fn site_headers(ctx: &Ctx) -> Result<(), String> {
+    let own = !ctx.tree.has_app();
+    if own {
+        let page = status(ctx, &ctx.site("/"), 200, "/")?;
+        let missing = status(ctx, &ctx.site("/no-such-page"), 404, "/no-such-page")?;
+        for (what, resp) in [("/", &page), ("/no-such-page (404)", &missing)] {
+            let frame = header_values(resp, "x-frame-options");
+            expect(frame == ["SAMEORIGIN"], || {
+                format!(
+                    "{what} ({:?}): X-Frame-Options {frame:?}, want SAMEORIGIN once",
+                    resp.header("content-type")
+                )
+            })?;
+        }
+    }
+    for path in ["/app.js", "/exists.png"] {
+        let resp = status(ctx, &ctx.site(path), 200, path)?;
+        let frame = resp.header("x-frame-options");
+        expect(frame.is_none(), || {
+            format!("{path}: X-Frame-Options {frame:?}, want none")
+        })?;
+        let sniff = header_values(&resp, "x-content-type-options");
+        let want: &[&str] = if own { &["nosniff"] } else { &[] };
+        expect(sniff == want, || {
+            format!("{path}: X-Content-Type-Options {sniff:?}, want {want:?}")
+        })?;
+    }
+    Ok(())
+}
+
 /// The image on disk of every tree that serves files.
 pub const EXISTS_PNG: &[u8] = b"\x89PNG\r\n\x1a\nnot really a png";
 
@@ -1132,6 +1173,11 @@ pub fn all() -> Vec<Behaviour> {
             run: precompressed_served,
         },
         Behaviour {
+            name: "site_headers",
+            applies: Tree::has_files,
+            run: site_headers,
+        },
+        Behaviour {
             name: "hsts",
             applies: Tree::serves_tls,
             run: hsts,
@@ -1250,8 +1296,8 @@ mod tests {
         assert_eq!(names.len(), all.len());
         assert_eq!(
             all.len(),
-            44,
-            "the 22 behaviours of issue 11, 21 of issue 14 and 1 of issue 12"
+            45,
+            "the 22 behaviours of issue 11, 21 of issue 14 and 2 of issue 12"
         );
     }
 

@@ -344,6 +344,14 @@ fn page_answers(ctx: &Ctx) -> Result<(), String> {
                 )
             },
         )?;
+        // A page, by the type PHP sends (with its charset): nginx adds X-Frame-Options.
+        let frame = resp.header("x-frame-options");
+        expect(frame == Some("SAMEORIGIN"), || {
+            format!(
+                "{path} ({:?}): X-Frame-Options {frame:?}, want SAMEORIGIN",
+                resp.header("content-type")
+            )
+        })?;
     }
     Ok(())
 }
