@@ -547,14 +547,6 @@ fn precompressed_served(ctx: &Ctx) -> Result<(), String> {
     })
 }
 
-/// Every value of the response's header `name` (lower case), in order.
-fn header_values<'r>(resp: &'r Resp, name: &str) -> Vec<&'r str> {
-    (resp.headers.iter())
-        .filter(|(n, _)| n == name)
-        .map(|(_, v)| v.as_str())
-        .collect()
-}
-
 /// Pages carry `X-Frame-Options` (error pages too); styles, scripts and images do not. Where
 /// nginx serves the files alone (static), every answer has `nosniff`; behind an application,
 /// that and framing are the application's.
@@ -564,7 +556,7 @@ fn site_headers(ctx: &Ctx) -> Result<(), String> {
         let page = status(ctx, &ctx.site("/"), 200, "/")?;
         let missing = status(ctx, &ctx.site("/no-such-page"), 404, "/no-such-page")?;
         for (what, resp) in [("/", &page), ("/no-such-page (404)", &missing)] {
-            let frame = header_values(resp, "x-frame-options");
+            let frame = resp.header_values("x-frame-options");
             expect(frame == ["SAMEORIGIN"], || {
                 format!(
                     "{what} ({:?}): X-Frame-Options {frame:?}, want SAMEORIGIN once",
@@ -579,7 +571,7 @@ fn site_headers(ctx: &Ctx) -> Result<(), String> {
         expect(frame.is_none(), || {
             format!("{path}: X-Frame-Options {frame:?}, want none")
         })?;
-        let sniff = header_values(&resp, "x-content-type-options");
+        let sniff = resp.header_values("x-content-type-options");
         let want: &[&str] = if own { &["nosniff"] } else { &[] };
         expect(sniff == want, || {
             format!("{path}: X-Content-Type-Options {sniff:?}, want {want:?}")

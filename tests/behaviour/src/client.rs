@@ -35,6 +35,15 @@ impl Resp {
             .map(|(_, v)| v.as_str())
     }
 
+    /// Every value of the header `name` (lower case), in order: [`Resp::header`] gives the
+    /// first only.
+    pub fn header_values(&self, name: &str) -> Vec<&str> {
+        (self.headers.iter())
+            .filter(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+            .collect()
+    }
+
     pub fn text(&self) -> String {
         String::from_utf8_lossy(&self.body).into_owned()
     }
