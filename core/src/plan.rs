@@ -119,7 +119,8 @@ impl LocationRole {
 pub enum TableRole {
     /// Content types the distributions' `mime.types` lacks.
     Types,
-    /// `$frame_options`: `SAMEORIGIN` for an HTML response, empty (no header) otherwise.
+    /// `$frame_options`: `SAMEORIGIN` for an HTML response whose application sent no
+    /// `X-Frame-Options` of its own, empty (no header) otherwise.
     FrameOptions,
     /// `$connection_upgrade`: `upgrade` for WebSocket requests, empty (keepalive) otherwise.
     ConnectionUpgrade,
@@ -157,7 +158,9 @@ impl TableRole {
                 ("text/javascript", &["mjs"]),
                 ("application/manifest+json", &["webmanifest"]),
             ],
-            Self::FrameOptions => &[(r"~*^(?:text/html|application/xhtml\+xml)", &["SAMEORIGIN"])],
+            // The key is `<the response's own X-Frame-Options>=<its type>`: only an empty
+            // header before the `=` matches.
+            Self::FrameOptions => &[(r"~*^=(?:text/html|application/xhtml\+xml)", &["SAMEORIGIN"])],
             Self::ConnectionUpgrade => &[("default", &["upgrade"]), ("", &[""])],
             // The realip module replaced the address only if the connection came from a
             // trusted proxy that named a client; the same address twice means it did not.

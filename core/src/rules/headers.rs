@@ -117,7 +117,7 @@ pub(super) static FRAME_OPTIONS_MAP: Rule = Rule {
     name: "map",
     texts: &[Text::new(
         "map.frame_options",
-        "SAMEORIGIN for HTML pages; no header for other types.",
+        "SAMEORIGIN for HTML pages that do not set their own (WordPress's admin does); no header for other types.",
     )],
     decide: Decide::When {
         // With the header it feeds.
@@ -125,7 +125,10 @@ pub(super) static FRAME_OPTIONS_MAP: Rule = Rule {
         scope: Scope::Table {
             table: TableRole::FrameOptions,
         },
-        args: &["$sent_http_content_type", "$frame_options"],
+        args: &[
+            "$sent_http_x_frame_options=$sent_http_content_type",
+            "$frame_options",
+        ],
     },
 };
 
@@ -184,14 +187,15 @@ mod tests {
         };
         assert_eq!(
             values_in(&p, frame, "map"),
-            ["$sent_http_content_type $frame_options"]
+            ["$sent_http_x_frame_options=$sent_http_content_type $frame_options"]
         );
-        // Pages only (a charset may follow); no default row, so anything else maps to
-        // empty and gets no header. The behaviour tests send both to a live nginx.
+        // Pages only (a charset may follow), and only those without the header already
+        // (nothing before the `=`); no default row, so anything else maps to empty and gets
+        // no header. The behaviour tests send all three to a live nginx.
         assert_eq!(
             TableRole::FrameOptions.rows(),
             [(
-                r"~*^(?:text/html|application/xhtml\+xml)",
+                r"~*^=(?:text/html|application/xhtml\+xml)",
                 &["SAMEORIGIN"][..]
             )]
         );

@@ -23,6 +23,8 @@ const RAN: &str = "php-ran:42";
 /// An upload whose content is PHP that must never run.
 const UPLOAD: &str = "/uploads/x.jpg";
 const UPLOAD_MARK: &str = "upload-executed";
+// A page that sets its own X-Frame-Options, as the admin pages of WordPress do.
+const FRAMED: &str = "/framed.php";
 /// How long one request keeps a child busy in the load tests, and the memory it fills
 /// meanwhile (an application's request, well under the default 64M of a child).
 const BUSY_MS: u32 = 50;
@@ -242,6 +244,11 @@ fn write_pages(ctx: &Ctx) -> Result<(), String> {
             BUSY_MS * 1000
         ),
     )?;
+    write(
+        ctx,
+        FRAMED,
+        "<?php header('X-Frame-Options: DENY'); echo 'own frame options';\n",
+    )?;
     write(ctx, UPLOAD, &format!("<?php echo '{UPLOAD_MARK}'; ?>\n"))
 }
 
@@ -324,7 +331,8 @@ fn config_valid(ctx: &Ctx) -> Result<(), String> {
 }
 
 /// `/` runs index.php through nginx (the source is never sent), with the query; a route
-/// with no file goes to the front controller.
+/// with no file goes to the front controller. Pages get `X-Frame-Options` once, from PHP
+/// when it sends one, else from nginx.
 fn page_answers(ctx: &Ctx) -> Result<(), String> {
     write_pages(ctx)?;
     let _fpm = Fpm::start(ctx)?;
@@ -345,15 +353,23 @@ fn page_answers(ctx: &Ctx) -> Result<(), String> {
             },
         )?;
         // A page, by the type PHP sends (with its charset): nginx adds X-Frame-Options.
-        let frame = resp.header("x-frame-options");
-        expect(frame == Some("SAMEORIGIN"), || {
+        let frame = resp.header_values("x-frame-options");
+        expect(frame == ["SAMEORIGIN"], || {
             format!(
-                "{path} ({:?}): X-Frame-Options {frame:?}, want SAMEORIGIN",
+                "{path} ({:?}): X-Frame-Options {frame:?}, want SAMEORIGIN once",
                 resp.header("content-type")
             )
         })?;
     }
-    Ok(())
+    // A page with its own header keeps it alone: nginx adds no second, contradicting copy.
+    let resp = ctx.send(&ctx.site(FRAMED));
+    let frame = resp.header_values("x-frame-options");
+    expect(resp.status == 200 && frame == ["DENY"], || {
+        format!(
+            "{FRAMED}: want 200 with X-Frame-Options [\"DENY\"] (the page's own), got {} with {frame:?}",
+            resp.summary()
+        )
+    })
 }
 
 /// `/uploads/x.jpg/y.php` (an upload with PHP in it, then a made-up script name) is 404
