@@ -128,6 +128,8 @@ pub enum TableRole {
     ForwardedFor,
     /// `$forwarded_scheme`: the load balancer's scheme, or this connection's.
     ForwardedScheme,
+    /// `$forwarded_https`: `on` when that scheme is HTTPS, empty otherwise (PHP's `HTTPS`).
+    ForwardedHttps,
     /// `$cache_bypass`: 1 for requests with a cookie or credentials, which the micro-cache
     /// neither answers nor stores.
     CacheBypass,
@@ -141,12 +143,13 @@ pub type Row = (&'static str, &'static [&'static str]);
 
 impl TableRole {
     /// Every table, in output order.
-    pub const ALL: [Self; 7] = [
+    pub const ALL: [Self; 8] = [
         Self::Types,
         Self::FrameOptions,
         Self::ConnectionUpgrade,
         Self::ForwardedFor,
         Self::ForwardedScheme,
+        Self::ForwardedHttps,
         Self::CacheBypass,
         Self::LimitPath,
     ];
@@ -175,6 +178,7 @@ impl TableRole {
                 ("~=(https?)$", &["$1"]),
                 ("default", &["$scheme"]),
             ],
+            Self::ForwardedHttps => &[("https", &["on"])],
             Self::CacheBypass => &[("", &["0"]), ("default", &["1"])],
             // The source is the prefixes, separated by `|`, then `>` and the URI (no path
             // can contain either): a whole prefix that the URI starts with.

@@ -283,6 +283,7 @@ const PREFIXED: &[(&str, &str)] = &[
     ("pm", PHP_FPM),
     ("request_terminate_timeout", PHP_FPM),
     ("security.limit_extensions", PHP_FPM),
+    ("php_admin_value", PHP_FPM),
     (
         "Limit",
         "https://www.freedesktop.org/software/systemd/man/latest/systemd.exec.html#LimitCPU=",

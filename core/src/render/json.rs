@@ -271,6 +271,7 @@ names! {
         Types => "types", FrameOptions => "frame_options",
         ConnectionUpgrade => "connection_upgrade",
         ForwardedFor => "forwarded_for", ForwardedScheme => "forwarded_scheme",
+        ForwardedHttps => "forwarded_https",
         CacheBypass => "cache_bypass",
         LimitPath => "limit_path",
     }

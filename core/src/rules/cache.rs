@@ -144,9 +144,13 @@ pub(super) static PROXY_CACHE_KEY: Rule = Rule {
         "proxy_cache_key",
         "One entry per host name and URL: the default key names the upstream block, which every server name shares.",
     )
-    .inputs(&["cache"])],
+    .inputs(&["cache", "behind_lb", "cdn"])],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
-        let args = &["$scheme$host$request_uri"];
+        let args = if c.i.forwarded() {
+            &["$forwarded_scheme$host$request_uri"]
+        } else {
+            &["$scheme$host$request_uri"]
+        };
         location_setting(c, out, args, &PROXY_CACHE_KEY.texts[0]);
     }),
 };
@@ -239,9 +243,13 @@ pub(super) static FASTCGI_CACHE_KEY: Rule = Rule {
         "fastcgi_cache_key",
         "One entry per scheme, host name, method and URL (FastCGI has no default key). Only GET and HEAD are cached, but the method still counts: PHP answers a HEAD with headers only, and without the method in the key that empty page would be stored and sent to the GETs after it.",
     )
-    .inputs(&["cache"])],
+    .inputs(&["cache", "behind_lb", "cdn"])],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
-        let args = &["$scheme$request_method$host$request_uri"];
+        let args = if c.i.forwarded() {
+            &["$forwarded_scheme$request_method$host$request_uri"]
+        } else {
+            &["$scheme$request_method$host$request_uri"]
+        };
         script_setting(c, out, args, &FASTCGI_CACHE_KEY.texts[0]);
     }),
 };
@@ -523,5 +531,33 @@ mod tests {
         assert!(
             values(&status, "add_header").contains(&"X-Cache-Status $upstream_cache_status".into())
         );
+    }
+
+    /// Behind a balancer that ends TLS every request arrives over plain HTTP: the key
+    /// holds the client's scheme, or a redirect to HTTPS stored for a plain-HTTP client
+    /// would be answered to HTTPS clients, who would follow it in a loop.
+    #[test]
+    fn behind_a_balancer_the_key_holds_the_clients_scheme() {
+        for (workload, name, key) in [
+            (
+                "proxy",
+                "proxy_cache_key",
+                "$forwarded_scheme$host$request_uri",
+            ),
+            (
+                "php",
+                "fastcgi_cache_key",
+                "$forwarded_scheme$request_method$host$request_uri",
+            ),
+        ] {
+            let input = format!(r#"{{"workload":"{workload}","cache":"micro","behind_lb":true}}"#);
+            assert_eq!(
+                value(&plan(&input), name).as_deref(),
+                Some(key),
+                "{workload}"
+            );
+            let cdn = format!(r#"{{"workload":"{workload}","cache":"micro","cdn":"cloudflare"}}"#);
+            assert_eq!(value(&plan(&cdn), name).as_deref(), Some(key), "{workload}");
+        }
     }
 }

@@ -117,7 +117,7 @@ pub(super) static FRAME_OPTIONS_MAP: Rule = Rule {
     name: "map",
     texts: &[Text::new(
         "map.frame_options",
-        "SAMEORIGIN for HTML pages that do not set their own (WordPress's admin does); no header for other types.",
+        "SAMEORIGIN for HTML pages without their own; no header for other types.",
     )],
     decide: Decide::When {
         // With the header it feeds.

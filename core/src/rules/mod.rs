@@ -397,6 +397,7 @@ pub static RULES: &[&Rule] = &[
     &proxy::UPGRADE_MAP,
     &proxy::FORWARDED_FOR_MAP,
     &proxy::FORWARDED_SCHEME_MAP,
+    &php::FORWARDED_HTTPS_MAP,
     &cache::BYPASS_MAP,
     &ratelimit::LIMIT_PATH_MAP,
     &proxy::UPSTREAM_SERVER,
@@ -473,6 +474,7 @@ pub static RULES: &[&Rule] = &[
     &php::FASTCGI_PASS,
     &php::INCLUDE_PARAMS,
     &php::SCRIPT_FILENAME,
+    &php::FORWARDED_SCHEME,
     &php::FASTCGI_BUFFER_SIZE,
     &php::FASTCGI_BUFFERS,
     &php::FASTCGI_BUSY_BUFFERS_SIZE,
@@ -508,6 +510,8 @@ pub static RULES: &[&Rule] = &[
     &php::PM_MAX_SPARE_SERVERS,
     &php::PM_MAX_REQUESTS,
     &php::REQUEST_TERMINATE_TIMEOUT,
+    &php::POST_MAX_SIZE,
+    &php::UPLOAD_MAX_FILESIZE,
     &php::LIMIT_EXTENSIONS,
 ];
 

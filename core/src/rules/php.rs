@@ -3,7 +3,7 @@
 
 use super::{Ctx, Decide, Out, Rule, Text};
 use crate::inputs::Workload;
-use crate::plan::{LocationRole, Scope};
+use crate::plan::{LocationRole, Scope, TableRole};
 use crate::size::ByteSize;
 
 fn php(c: &Ctx) -> bool {
@@ -82,6 +82,48 @@ pub(super) static SCRIPT_FILENAME: Rule = Rule {
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
         let args = &["SCRIPT_FILENAME", "$realpath_root$fastcgi_script_name"];
         script_setting(c, out, args, &SCRIPT_FILENAME.texts[0]);
+    }),
+};
+
+pub(super) static FORWARDED_HTTPS_MAP: Rule = Rule {
+    name: "map",
+    texts: &[Text::new(
+        "map.forwarded_https",
+        "on for HTTPS, as PHP wants it; empty otherwise.",
+    )
+    .inputs(&["behind_lb", "cdn"])],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        if php(c) && c.i.forwarded() {
+            let scope = Scope::Table {
+                table: TableRole::ForwardedHttps,
+            };
+            let args = &["$forwarded_scheme", "$forwarded_https"];
+            out.set(scope, args, &FORWARDED_HTTPS_MAP.texts[0]);
+        }
+    }),
+};
+
+pub(super) static FORWARDED_SCHEME: Rule = Rule {
+    name: "fastcgi_param",
+    texts: &[Text::new(
+        "fastcgi_param.forwarded",
+        "The client's scheme, from the trusted load balancer: else WordPress redirects HTTPS in a loop.",
+    )
+    .inputs(&["behind_lb", "cdn"])],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        if c.i.forwarded() {
+            let text = &FORWARDED_SCHEME.texts[0];
+            // Over TLS to nginx, fastcgi_params says HTTPS=on; an empty value must replace
+            // it for a client on plain HTTP. Otherwise leave PHP's HTTPS unset, as
+            // fastcgi_params does (much code only asks whether it is set).
+            let https: &'static [&'static str] = if c.i.tls {
+                &["HTTPS", "$forwarded_https"]
+            } else {
+                &["HTTPS", "$forwarded_https", "if_not_empty"]
+            };
+            script_setting(c, out, https, text);
+            script_setting(c, out, &["REQUEST_SCHEME", "$forwarded_scheme"], text);
+        }
     }),
 };
 
@@ -195,6 +237,37 @@ pub(super) static PM_MAX_SPARE_SERVERS: Rule = Rule {
     decide: Decide::Code(|c: &Ctx, out: &mut Out| spare(c, out, true)),
 };
 
+/// PHP's own limits on a request body, raised to nginx's `client_max_body_size`.
+fn body_limit(c: &Ctx, out: &mut Out, text: &Text) {
+    if php(c) {
+        // PHP reads `16M` as nginx reads `16m`; php.ini writes sizes in capitals.
+        let value = size(c.i.max_body_size).to_ascii_uppercase();
+        out.set_value(POOL, value, text, None);
+    }
+}
+
+const BODY_LIMIT: Text = Text::new(
+    "php.body_limit",
+    "As client_max_body_size: php.ini stops uploads at 2M.",
+)
+.inputs(&["max_body_size"]);
+
+pub(super) static POST_MAX_SIZE: Rule = Rule {
+    name: "php_admin_value[post_max_size]",
+    texts: &[BODY_LIMIT],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        body_limit(c, out, &POST_MAX_SIZE.texts[0]);
+    }),
+};
+
+pub(super) static UPLOAD_MAX_FILESIZE: Rule = Rule {
+    name: "php_admin_value[upload_max_filesize]",
+    texts: &[BODY_LIMIT],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        body_limit(c, out, &UPLOAD_MAX_FILESIZE.texts[0]);
+    }),
+};
+
 pub(super) static PM_MAX_REQUESTS: Rule = Rule {
     name: "pm.max_requests",
     texts: &[Text::new(
@@ -236,7 +309,7 @@ pub(super) static LIMIT_EXTENSIONS: Rule = Rule {
 
 #[cfg(test)]
 mod tests {
-    use crate::plan::{LocationRole, Scope, ServerRole};
+    use crate::plan::{LocationRole, Scope, ServerRole, TableRole};
     use crate::rules::testing::{formula, plan, value, values, values_in};
 
     const PHP: &str = r#"{"workload":"php","vcpu":2,"ram":"1G"}"#;
@@ -333,5 +406,71 @@ mod tests {
             value(&p, "security.limit_extensions").as_deref(),
             Some(".php")
         );
+    }
+
+    #[test]
+    fn behind_a_balancer_php_learns_the_clients_scheme() {
+        let lb = plan(r#"{"workload":"php","behind_lb":true}"#);
+        let scripts = Scope::Location {
+            server: ServerRole::Site,
+            location: LocationRole::Php,
+        };
+        // After the distribution's parameters, which PHP-FPM reads first: the last wins.
+        assert_eq!(
+            values_in(&lb, scripts, "fastcgi_param"),
+            [
+                "SCRIPT_FILENAME $realpath_root$fastcgi_script_name",
+                "HTTPS $forwarded_https if_not_empty",
+                "REQUEST_SCHEME $forwarded_scheme",
+            ]
+        );
+        let https = Scope::Table {
+            table: TableRole::ForwardedHttps,
+        };
+        assert_eq!(
+            values_in(&lb, https, "map"),
+            ["$forwarded_scheme $forwarded_https"]
+        );
+        let scheme = Scope::Table {
+            table: TableRole::ForwardedScheme,
+        };
+        assert_eq!(values_in(&lb, scheme, "map").len(), 1);
+        // No balancer: the connection's own scheme, as fastcgi_params passes it.
+        let edge = plan(r#"{"workload":"php"}"#);
+        assert_eq!(values_in(&edge, scripts, "fastcgi_param").len(), 1);
+        assert!(values_in(&edge, https, "map").is_empty());
+        assert!(values_in(&edge, scheme, "map").is_empty());
+        // nginx on TLS too: its fastcgi_params says HTTPS=on, replaced even when empty.
+        let tls = plan(r#"{"workload":"php","behind_lb":true,"tls":true}"#);
+        assert!(values(&tls, "fastcgi_param").contains(&"HTTPS $forwarded_https".into()));
+        // Proxies pass X-Forwarded-Proto instead.
+        let proxy = plan(r#"{"workload":"proxy","behind_lb":true}"#);
+        assert!(values_in(&proxy, https, "map").is_empty());
+    }
+
+    #[test]
+    fn php_takes_the_bodies_nginx_lets_through() {
+        let p = plan(PHP);
+        assert_eq!(value(&p, "client_max_body_size").as_deref(), Some("16m"));
+        for name in [
+            "php_admin_value[post_max_size]",
+            "php_admin_value[upload_max_filesize]",
+        ] {
+            assert_eq!(value(&p, name).as_deref(), Some("16M"), "{name}");
+        }
+        let big = plan(r#"{"workload":"php","max_body_size":"2G"}"#);
+        assert_eq!(
+            value(&big, "php_admin_value[upload_max_filesize]").as_deref(),
+            Some("2G")
+        );
+        // A size in no whole unit is written in bytes, which both read alike.
+        let odd = plan(r#"{"workload":"php","max_body_size":"1.5K"}"#);
+        assert_eq!(value(&odd, "client_max_body_size").as_deref(), Some("1536"));
+        assert_eq!(
+            value(&odd, "php_admin_value[post_max_size]").as_deref(),
+            Some("1536")
+        );
+        let proxy = plan(r#"{"workload":"proxy"}"#);
+        assert!(values(&proxy, "php_admin_value[post_max_size]").is_empty());
     }
 }

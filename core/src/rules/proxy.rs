@@ -138,7 +138,8 @@ pub(super) static FORWARDED_SCHEME_MAP: Rule = Rule {
     )
     .inputs(&["behind_lb", "trusted_proxies", "cdn"])],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
-        if proxies(c) && c.i.forwarded() {
+        // PHP gets it too (fastcgi_param HTTPS and REQUEST_SCHEME).
+        if c.i.workload.dynamic() && c.i.forwarded() {
             let scope = Scope::Table {
                 table: TableRole::ForwardedScheme,
             };

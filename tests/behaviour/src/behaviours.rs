@@ -1250,6 +1250,11 @@ pub fn all() -> Vec<Behaviour> {
             run: crate::cache::post_never_cached,
         },
         Behaviour {
+            name: "cache_keyed_by_the_clients_scheme",
+            applies: |t| t.special == Special::Cache && t.behind_lb,
+            run: crate::cache::keyed_by_the_clients_scheme,
+        },
+        Behaviour {
             name: "cache_lock_one_upstream_request",
             applies: |t| t.special == Special::Cache,
             run: crate::cache::lock_one_upstream_request,
@@ -1288,8 +1293,8 @@ mod tests {
         assert_eq!(names.len(), all.len());
         assert_eq!(
             all.len(),
-            45,
-            "the 22 behaviours of issue 11, 21 of issue 14 and 2 of issue 12"
+            48,
+            "the 22 behaviours of issue 11, 21 of issue 14 and 5 of issue 12"
         );
     }
 

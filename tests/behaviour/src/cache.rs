@@ -65,6 +65,39 @@ pub fn bypass_for_users(ctx: &Ctx) -> Result<(), String> {
     Ok(())
 }
 
+/// Through the trusted balancer, one page asked for over plain HTTP and then over HTTPS (as
+/// its `X-Forwarded-Proto` says) is two entries: the HTTPS client gets a MISS and the app's
+/// answer for HTTPS, never what was stored for HTTP (where an application's redirect to
+/// HTTPS, kept for a second, would send HTTPS clients round in a loop); then a HIT.
+pub fn keyed_by_the_clients_scheme(ctx: &Ctx) -> Result<(), String> {
+    let path = "/cache/scheme?lb=1";
+    let mut seen = Vec::new();
+    for proto in ["http", "https", "https"] {
+        let r = ctx.send(
+            &ctx.site(path)
+                .arg("--interface")
+                .arg(crate::grid::LB_ADDR)
+                .header("X-Forwarded-For: 203.0.113.7")
+                .header(&format!("X-Forwarded-Proto: {proto}")),
+        );
+        let cache = status(&r)?;
+        let app = crate::behaviours::echo(&r, path)?;
+        let told = app["headers"]["x-forwarded-proto"].as_str().unwrap_or("");
+        seen.push(format!("{proto}: {cache} for {told}"));
+    }
+    let want = [
+        "http: MISS for http",
+        "https: MISS for https",
+        "https: HIT for https",
+    ];
+    if seen != want {
+        return Err(format!(
+            "X-Forwarded-Proto then X-Cache-Status for the app's answer: {seen:?}, expected {want:?}"
+        ));
+    }
+    expect_count(ctx, path, 2, "one page over HTTP and HTTPS")
+}
+
 /// POST twice: both reach the app, neither is answered from the cache nor stored.
 pub fn post_never_cached(ctx: &Ctx) -> Result<(), String> {
     let path = "/cache/form?post=1";

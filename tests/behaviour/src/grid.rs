@@ -294,8 +294,10 @@ pub fn trees() -> Vec<Tree> {
             .extra(&["--listen", "80", "--listen", "[::]:80"]),
     );
     t.push(
+        // Behind a balancer, for the key's scheme; the other cache behaviours ask directly.
         Tree::new("proxy-cache", "proxy", "cache.test")
             .special(Special::Cache)
+            .lb()
             .extra(&[
                 "--vcpu",
                 "2",
@@ -307,8 +309,10 @@ pub fn trees() -> Vec<Tree> {
             ]),
     );
     t.push(
+        // Behind a balancer, for PHP's view of the scheme; the other behaviours ask directly.
         Tree::new("php", "php", "php.test")
             .special(Special::Php)
+            .lb()
             .extra(&["--vcpu", "2", "--ram", "1G"]),
     );
     t.push(

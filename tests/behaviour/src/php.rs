@@ -23,7 +23,11 @@ const RAN: &str = "php-ran:42";
 /// An upload whose content is PHP that must never run.
 const UPLOAD: &str = "/uploads/x.jpg";
 const UPLOAD_MARK: &str = "upload-executed";
-// A page that sets its own X-Frame-Options, as the admin pages of WordPress do.
+/// What PHP was told of the client's scheme: `$_SERVER['HTTPS']` and `['REQUEST_SCHEME']`.
+const SCHEME_PAGE: &str = "/scheme.php";
+/// A form's target: what PHP made of the uploaded file `f` (its error code and size).
+const UPLOAD_PAGE: &str = "/upload.php";
+/// A page that sets its own `X-Frame-Options`, as blogs' and shops' admin pages do.
 const FRAMED: &str = "/framed.php";
 /// How long one request keeps a child busy in the load tests, and the memory it fills
 /// meanwhile (an application's request, well under the default 64M of a child).
@@ -43,6 +47,16 @@ pub fn all() -> Vec<Behaviour> {
             name: "php_page_answers",
             applies: php,
             run: page_answers,
+        },
+        Behaviour {
+            name: "php_https_from_the_balancer",
+            applies: |t| t.special == Special::Php && t.behind_lb,
+            run: https_from_the_balancer,
+        },
+        Behaviour {
+            name: "php_upload_up_to_the_body_limit",
+            applies: php,
+            run: upload_up_to_the_body_limit,
         },
         Behaviour {
             name: "php_path_info_attack_404",
@@ -249,6 +263,16 @@ fn write_pages(ctx: &Ctx) -> Result<(), String> {
         FRAMED,
         "<?php header('X-Frame-Options: DENY'); echo 'own frame options';\n",
     )?;
+    write(
+        ctx,
+        SCHEME_PAGE,
+        "<?php echo ($_SERVER['HTTPS'] ?? '-') . ' ' . ($_SERVER['REQUEST_SCHEME'] ?? '-');\n",
+    )?;
+    write(
+        ctx,
+        UPLOAD_PAGE,
+        "<?php $f = $_FILES['f'] ?? null; echo $f === null ? 'no file' : 'error ' . $f['error'] . ' size ' . $f['size'];\n",
+    )?;
     write(ctx, UPLOAD, &format!("<?php echo '{UPLOAD_MARK}'; ?>\n"))
 }
 
@@ -258,6 +282,8 @@ struct Planned {
     max_children: usize,
     max_spare: usize,
     child_bytes: u64,
+    /// The largest request body, the input nginx and PHP are both told.
+    body_limit: u64,
 }
 
 impl Planned {
@@ -289,11 +315,15 @@ fn planned(ctx: &Ctx) -> Result<Planned, String> {
             .and_then(|v| v.parse::<usize>().ok())
             .ok_or_else(|| format!("the plan has no {name}"))
     };
-    let memory = v["inputs"]["php_child_memory"].as_str().unwrap_or("");
+    let input_size = |name: &str| {
+        let text = v["inputs"][name].as_str().unwrap_or("");
+        parse_size(text).ok_or_else(|| format!("{name} {text:?}"))
+    };
     Ok(Planned {
         max_children: setting("pm.max_children")?,
         max_spare: setting("pm.max_spare_servers")?,
-        child_bytes: parse_size(memory).ok_or_else(|| format!("php_child_memory {memory:?}"))?,
+        child_bytes: input_size("php_child_memory")?,
+        body_limit: input_size("max_body_size")?,
     })
 }
 
@@ -370,6 +400,87 @@ fn page_answers(ctx: &Ctx) -> Result<(), String> {
             resp.summary()
         )
     })
+}
+
+/// Behind the balancer that ends TLS, PHP hears of HTTPS from it (`HTTPS=on`, as on a TLS
+/// connection, and `REQUEST_SCHEME=https`), of plain HTTP as plain HTTP, and a client
+/// that is not the balancer cannot claim HTTPS with the header.
+fn https_from_the_balancer(ctx: &Ctx) -> Result<(), String> {
+    write_pages(ctx)?;
+    let _fpm = Fpm::start(ctx)?;
+    let ask = |from: Option<&str>, proto: &str| {
+        let mut r = ctx.site(SCHEME_PAGE);
+        if let Some(addr) = from {
+            r = r.arg("--interface").arg(addr);
+        }
+        // As a balancer sends them: the client's address (without it the realip module
+        // keeps the peer's, and the scheme map does not trust the header) and scheme.
+        let r = r.header("X-Forwarded-For: 203.0.113.7");
+        ctx.send(&r.header(&format!("X-Forwarded-Proto: {proto}")))
+    };
+    let lb = Some(crate::grid::LB_ADDR);
+    for (who, resp, want) in [
+        ("the balancer, for HTTPS", ask(lb, "https"), "on https"),
+        ("the balancer, for HTTP", ask(lb, "http"), "- http"),
+        (
+            "another client, claiming HTTPS",
+            ask(None, "https"),
+            "- http",
+        ),
+    ] {
+        expect(resp.status == 200 && resp.text() == want, || {
+            format!(
+                "from {who}: want PHP's HTTPS and REQUEST_SCHEME «{want}», got {} «{}»",
+                resp.summary(),
+                resp.text()
+            )
+        })?;
+    }
+    Ok(())
+}
+
+/// A form upload just under the body limit reaches the script whole (PHP's own limits,
+/// 2M a file and 8M a post in php.ini, are raised to it); one byte over the limit is 413
+/// from nginx.
+fn upload_up_to_the_body_limit(ctx: &Ctx) -> Result<(), String> {
+    write_pages(ctx)?;
+    let limit = planned(ctx)?.body_limit;
+    let _fpm = Fpm::start(ctx)?;
+    // The multipart framing around the file takes a few hundred bytes of the body.
+    for (len, fits) in [(limit.saturating_sub(4096), true), (limit + 1, false)] {
+        let file = ctx.scratch.join(format!("upload-{len}"));
+        std::fs::write(
+            &file,
+            vec![b'x'; usize::try_from(len).map_err(|e| e.to_string())?],
+        )
+        .map_err(|e| e.to_string())?;
+        let resp = ctx.send(
+            &ctx.site(UPLOAD_PAGE)
+                .arg("-F")
+                .arg(format!("f=@{}", file.display()))
+                .header("Expect:"),
+        );
+        let _ = std::fs::remove_file(&file);
+        let want = format!("error 0 size {len}");
+        let ok = if fits {
+            resp.status == 200 && resp.text() == want
+        } else {
+            resp.status == 413
+        };
+        expect(ok, || {
+            let want = if fits {
+                format!("200 «{want}»")
+            } else {
+                "413".into()
+            };
+            format!(
+                "a {len}-byte upload (limit {limit}): want {want}, got {} «{}»",
+                resp.summary(),
+                resp.text().chars().take(200).collect::<String>()
+            )
+        })?;
+    }
+    Ok(())
 }
 
 /// `/uploads/x.jpg/y.php` (an upload with PHP in it, then a made-up script name) is 404
