@@ -147,25 +147,26 @@ impl FromStr for ByteSize {
         {
             return Err(SizeError::NotANumber);
         }
-        // Exact integer arithmetic: value = (whole + fraction / 10^k) × multiplier.
-        let whole: u128 = if whole.is_empty() {
+        // Exact integer arithmetic: value = whole × multiplier + ⌊fraction × multiplier / 10^k⌋,
+        // the second term as fraction × q + ⌊fraction × r / 10^k⌋ with multiplier = q × 10^k
+        // + r, so that no product leaves u64 (fraction < 10^k ≤ 10^9, r < 10^k).
+        let whole = if whole.is_empty() {
             0
         } else {
-            whole.parse().map_err(|_| SizeError::TooLarge)?
+            crate::digits::parse_u64(whole).ok_or(SizeError::TooLarge)?
         };
-        let scale = 10u128.pow(fraction.len() as u32);
-        let fraction: u128 = if fraction.is_empty() {
+        let scale = 10u64.pow(fraction.len() as u32);
+        let fraction = if fraction.is_empty() {
             0
         } else {
-            fraction.parse().map_err(|_| SizeError::NotANumber)?
+            crate::digits::parse_u64(fraction).ok_or(SizeError::NotANumber)?
         };
-        let bytes = whole
-            .checked_mul(u128::from(multiplier))
-            .and_then(|w| w.checked_add(fraction * u128::from(multiplier) / scale))
-            .ok_or(SizeError::TooLarge)?;
-        u64::try_from(bytes)
+        let (q, r) = (multiplier / scale, multiplier % scale);
+        whole
+            .checked_mul(multiplier)
+            .and_then(|w| w.checked_add(fraction * q + fraction * r / scale))
             .map(Self)
-            .map_err(|_| SizeError::TooLarge)
+            .ok_or(SizeError::TooLarge)
     }
 }
 
@@ -221,6 +222,23 @@ mod tests {
         assert_eq!("G".parse::<ByteSize>(), Err(SizeError::NotANumber));
         assert_eq!("1.2.3G".parse::<ByteSize>(), Err(SizeError::NotANumber));
         assert_eq!("99999999999T".parse::<ByteSize>(), Err(SizeError::TooLarge));
+    }
+
+    proptest::proptest! {
+        /// Exact: ⌊(whole + fraction / 10^k) × unit⌋, as computed over `u128`, or TooLarge.
+        #[test]
+        fn fractions_are_exact(
+            whole in proptest::prop_oneof![0u64..20_000, proptest::prelude::any::<u64>()],
+            fraction in "[0-9]{0,9}",
+            unit in proptest::sample::select(vec![("", 1u64), ("K", KIB), ("M", MIB), ("G", GIB), ("T", TIB)]),
+        ) {
+            let text = format!("{whole}.{fraction}{}", unit.0);
+            let scale = 10u128.pow(fraction.len() as u32);
+            let f: u128 = if fraction.is_empty() { 0 } else { fraction.parse().unwrap() };
+            let exact = u128::from(whole) * u128::from(unit.1) + f * u128::from(unit.1) / scale;
+            let want = u64::try_from(exact).map(ByteSize).map_err(|_| SizeError::TooLarge);
+            proptest::prop_assert_eq!(text.parse::<ByteSize>(), want);
+        }
     }
 
     #[test]

@@ -47,7 +47,7 @@ impl FromStr for Version {
         let mut next = |required: bool| -> Result<u16, VersionError> {
             match parts.next() {
                 Some(p) if !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()) => {
-                    p.parse().map_err(|_| VersionError)
+                    crate::digits::parse_as(p).ok_or(VersionError)
                 }
                 None if !required => Ok(0),
                 _ => Err(VersionError),

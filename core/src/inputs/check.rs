@@ -44,7 +44,7 @@ impl Checker {
         };
         let value = match raw {
             Scalar::Int(n) => Some(*n),
-            Scalar::Text(t) => t.trim().parse::<i64>().ok(),
+            Scalar::Text(t) => crate::digits::parse_i64(t.trim()),
         };
         match value {
             Some(n) if (i64::from(min)..=i64::from(max)).contains(&n) => u32::try_from(n).ok(),

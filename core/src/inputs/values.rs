@@ -332,9 +332,9 @@ impl fmt::Display for Listen {
 }
 
 fn parse_port(s: &str) -> Result<u16, &'static str> {
-    match s.parse::<u16>() {
-        Ok(0) | Err(_) => Err("the port must be a number from 1 to 65535"),
-        Ok(p) => Ok(p),
+    match crate::digits::parse_as::<u16>(s) {
+        Some(0) | None => Err("the port must be a number from 1 to 65535"),
+        Some(p) => Ok(p),
     }
 }
 
@@ -498,7 +498,7 @@ impl FromStr for Cidr {
         let (addr, prefix) = match s.split_once('/') {
             Some((a, p)) => (
                 a,
-                Some(p.parse::<u8>().map_err(|_| "the prefix must be a number")?),
+                Some(crate::digits::parse_as::<u8>(p).ok_or("the prefix must be a number")?),
             ),
             None => (s, None),
         };
@@ -585,7 +585,7 @@ impl FromStr for PolicyVersion {
         let ok = year.len() == 4
             && year.bytes().all(|b| b.is_ascii_digit())
             && month.len() == 2
-            && (1..=12).contains(&month.parse::<u8>().unwrap_or(0))
+            && (1..=12).contains(&crate::digits::parse_u64(&month).unwrap_or(0))
             && suffix.len() <= 1
             && suffix.bytes().all(|b| b.is_ascii_lowercase());
         if ok {

@@ -61,7 +61,7 @@ pub fn days(date: &str) -> Option<i64> {
         parts
             .next()
             .filter(|p| p.len() == len && p.bytes().all(|b| b.is_ascii_digit()))
-            .and_then(|p| p.parse::<i64>().ok())
+            .and_then(crate::digits::parse_i64)
     };
     let (y, m, d) = (next(4)?, next(2)?, next(2)?);
     if parts.next().is_some() || !(1..=12).contains(&m) || !(1..=31).contains(&d) {

@@ -1,7 +1,7 @@
 //! Documentation links: a page per name, or per prefix for families of names.
 
-/// Documentation pages of directives by name; other names are looked up by prefix in
-/// [`doc_link`].
+/// Documentation pages that are not a module's page with the directive as anchor (see
+/// [`NGINX_MODULES`]); other names are looked up by prefix in [`doc_link`].
 pub const DOC_LINKS: &[(&str, &str)] = &[
     (
         "add_header X-Frame-Options, X-Content-Type-Options",
@@ -11,129 +11,6 @@ pub const DOC_LINKS: &[(&str, &str)] = &[
         "add_header Referrer-Policy",
         "https://developer.mozilla.org/en-US/docs/Web/HTTP/Headers/Referrer-Policy",
     ),
-    (
-        "worker_processes",
-        "https://nginx.org/en/docs/ngx_core_module.html#worker_processes",
-    ),
-    (
-        "worker_rlimit_nofile",
-        "https://nginx.org/en/docs/ngx_core_module.html#worker_rlimit_nofile",
-    ),
-    (
-        "worker_cpu_affinity",
-        "https://nginx.org/en/docs/ngx_core_module.html#worker_cpu_affinity",
-    ),
-    (
-        "worker_connections",
-        "https://nginx.org/en/docs/ngx_core_module.html#worker_connections",
-    ),
-    (
-        "multi_accept",
-        "https://nginx.org/en/docs/ngx_core_module.html#multi_accept",
-    ),
-    (
-        "pcre_jit",
-        "https://nginx.org/en/docs/ngx_core_module.html#pcre_jit",
-    ),
-    ("use", "https://nginx.org/en/docs/ngx_core_module.html#use"),
-    (
-        "accept_mutex",
-        "https://nginx.org/en/docs/ngx_core_module.html#accept_mutex",
-    ),
-    (
-        "user",
-        "https://nginx.org/en/docs/ngx_core_module.html#user",
-    ),
-    ("pid", "https://nginx.org/en/docs/ngx_core_module.html#pid"),
-    (
-        "error_log",
-        "https://nginx.org/en/docs/ngx_core_module.html#error_log",
-    ),
-    (
-        "include",
-        "https://nginx.org/en/docs/ngx_core_module.html#include",
-    ),
-    (
-        "load_module",
-        "https://nginx.org/en/docs/ngx_core_module.html#load_module",
-    ),
-    (
-        "gzip",
-        "https://nginx.org/en/docs/http/ngx_http_gzip_module.html#gzip",
-    ),
-    (
-        "gzip_comp_level",
-        "https://nginx.org/en/docs/http/ngx_http_gzip_module.html#gzip_comp_level",
-    ),
-    (
-        "gzip_min_length",
-        "https://nginx.org/en/docs/http/ngx_http_gzip_module.html#gzip_min_length",
-    ),
-    (
-        "gzip_types",
-        "https://nginx.org/en/docs/http/ngx_http_gzip_module.html#gzip_types",
-    ),
-    (
-        "gzip_proxied",
-        "https://nginx.org/en/docs/http/ngx_http_gzip_module.html#gzip_proxied",
-    ),
-    (
-        "gzip_vary",
-        "https://nginx.org/en/docs/http/ngx_http_gzip_module.html#gzip_vary",
-    ),
-    (
-        "gzip_static",
-        "https://nginx.org/en/docs/http/ngx_http_gzip_static_module.html#gzip_static",
-    ),
-    ("brotli", "https://github.com/google/ngx_brotli#brotli"),
-    (
-        "brotli_comp_level",
-        "https://github.com/google/ngx_brotli#brotli_comp_level",
-    ),
-    (
-        "brotli_types",
-        "https://github.com/google/ngx_brotli#brotli_types",
-    ),
-    (
-        "brotli_static",
-        "https://github.com/google/ngx_brotli#brotli_static",
-    ),
-    (
-        "set_real_ip_from",
-        "https://nginx.org/en/docs/http/ngx_http_realip_module.html#set_real_ip_from",
-    ),
-    (
-        "real_ip_header",
-        "https://nginx.org/en/docs/http/ngx_http_realip_module.html#real_ip_header",
-    ),
-    (
-        "real_ip_recursive",
-        "https://nginx.org/en/docs/http/ngx_http_realip_module.html#real_ip_recursive",
-    ),
-    (
-        "add_header",
-        "https://nginx.org/en/docs/http/ngx_http_headers_module.html#add_header",
-    ),
-    (
-        "expires",
-        "https://nginx.org/en/docs/http/ngx_http_headers_module.html#expires",
-    ),
-    (
-        "server",
-        "https://nginx.org/en/docs/http/ngx_http_upstream_module.html#server",
-    ),
-    (
-        "keepalive",
-        "https://nginx.org/en/docs/http/ngx_http_upstream_module.html#keepalive",
-    ),
-    (
-        "http3",
-        "https://nginx.org/en/docs/http/ngx_http_v3_module.html#http3",
-    ),
-    (
-        "http2",
-        "https://nginx.org/en/docs/http/ngx_http_v2_module.html#http2",
-    ),
 ];
 
 /// Documentation page for a directive, sysctl or systemd setting.
@@ -141,9 +18,72 @@ pub fn doc_link(name: &str) -> &'static str {
     doc_in(super::defaults::known_doc(name), name)
 }
 
-/// nginx modules and the directives of theirs that nginx-gen writes: each directive's link
-/// is its module's page with the directive as anchor (`…/ngx_http_ssl_module.html#ssl_ciphers`).
+/// nginx modules (and `ngx_brotli`) and the directives of theirs that nginx-gen writes: each
+/// directive's link is its module's page with the directive as anchor
+/// (`…/ngx_http_ssl_module.html#ssl_ciphers`), written once per module.
 pub const NGINX_MODULES: &[(&str, &[&str])] = &[
+    (
+        "https://nginx.org/en/docs/ngx_core_module.html",
+        &[
+            "worker_processes",
+            "worker_rlimit_nofile",
+            "worker_cpu_affinity",
+            "worker_connections",
+            "multi_accept",
+            "pcre_jit",
+            "use",
+            "accept_mutex",
+            "user",
+            "pid",
+            "error_log",
+            "include",
+            "load_module",
+        ],
+    ),
+    (
+        "https://nginx.org/en/docs/http/ngx_http_gzip_module.html",
+        &[
+            "gzip",
+            "gzip_comp_level",
+            "gzip_min_length",
+            "gzip_types",
+            "gzip_proxied",
+            "gzip_vary",
+        ],
+    ),
+    (
+        "https://nginx.org/en/docs/http/ngx_http_gzip_static_module.html",
+        &["gzip_static"],
+    ),
+    (
+        "https://github.com/google/ngx_brotli",
+        &[
+            "brotli",
+            "brotli_comp_level",
+            "brotli_types",
+            "brotli_static",
+        ],
+    ),
+    (
+        "https://nginx.org/en/docs/http/ngx_http_realip_module.html",
+        &["set_real_ip_from", "real_ip_header", "real_ip_recursive"],
+    ),
+    (
+        "https://nginx.org/en/docs/http/ngx_http_headers_module.html",
+        &["add_header", "expires"],
+    ),
+    (
+        "https://nginx.org/en/docs/http/ngx_http_upstream_module.html",
+        &["server", "keepalive"],
+    ),
+    (
+        "https://nginx.org/en/docs/http/ngx_http_v3_module.html",
+        &["http3"],
+    ),
+    (
+        "https://nginx.org/en/docs/http/ngx_http_v2_module.html",
+        &["http2"],
+    ),
     (
         "https://nginx.org/en/docs/http/ngx_http_core_module.html",
         &[

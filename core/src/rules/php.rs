@@ -109,7 +109,7 @@ pub(super) static FORWARDED_SCHEME: Rule = Rule {
         "fastcgi_param.forwarded",
         "The client's scheme, from the trusted load balancer: else WordPress redirects HTTPS in a loop.",
     )
-    .inputs(&["behind_lb", "cdn"])],
+    .inputs(&["behind_lb", "cdn", "tls"])],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
         if c.i.forwarded() {
             let text = &FORWARDED_SCHEME.texts[0];

@@ -1293,8 +1293,8 @@ mod tests {
         assert_eq!(names.len(), all.len());
         assert_eq!(
             all.len(),
-            48,
-            "the 22 behaviours of issue 11, 21 of issue 14 and 5 of issue 12"
+            49,
+            "the 22 behaviours of issue 11, 21 of issue 14 and 6 of issue 12"
         );
     }
 

@@ -316,8 +316,10 @@ pub fn trees() -> Vec<Tree> {
             .extra(&["--vcpu", "2", "--ram", "1G"]),
     );
     t.push(
+        // Behind a balancer, for the key's scheme; the other cache behaviours ask directly.
         Tree::new("php-cache", "php", "phpcache.test")
             .special(Special::PhpCache)
+            .lb()
             .extra(&[
                 "--vcpu",
                 "2",

@@ -2,7 +2,8 @@
 //! item 3): Debian's PHP-FPM behind the generated nginx, as in [`crate::php`]. A PHP page
 //! is answered from the cache after its first run; never for a request with a cookie or
 //! credentials, never for a POST, never when PHP sets a cookie; a HEAD never leaves an empty
-//! page for the GETs after it; and ten concurrent misses run PHP once.
+//! page for the GETs after it; ten concurrent misses run PHP once; and behind the balancer
+//! a page made for a plain-HTTP client never reaches an HTTPS one.
 //!
 //! The page counts its runs: each run appends a byte to a file named by its `c` query
 //! argument in [`COUNTS`] (the job's tmpfs `/run`, writable by the pool's user). Each
@@ -22,6 +23,8 @@ const COUNTS: &str = "/run/php-cache-counts";
 const PAGE: &str = "/cache/page.php";
 /// A page that sets a cookie and nothing else (no Cache-Control, no Expires).
 const COOKIE_PAGE: &str = "/cache/cookie.php";
+/// A page that prints the scheme PHP was told (`REQUEST_SCHEME`).
+const SCHEME_PAGE: &str = "/cache/scheme.php";
 /// What the page prints before its URI: PHP computes it, so the source never contains it.
 const MARK: &str = "php-page:42";
 
@@ -59,6 +62,11 @@ pub fn all() -> Vec<Behaviour> {
             applies: tree,
             run: lock_one_php_run,
         },
+        Behaviour {
+            name: "php_cache_keyed_by_the_clients_scheme",
+            applies: tree,
+            run: keyed_by_the_clients_scheme,
+        },
     ]
 }
 
@@ -85,6 +93,15 @@ fn start(ctx: &Ctx) -> Result<Fpm, String> {
              file_put_contents('{COUNTS}/' . $c, 'x', FILE_APPEND | LOCK_EX);\n\
              setcookie('visitor', bin2hex(random_bytes(8)));\n\
              echo 'php-page:' . (6 * 7) . ' ' . $_SERVER['REQUEST_URI'];\n"
+        ),
+    )?;
+    crate::php::write(
+        ctx,
+        SCHEME_PAGE,
+        &format!(
+            "<?php\n$c = preg_replace('/[^a-z0-9_-]/', '', $_GET['c'] ?? 'none');\n\
+             file_put_contents('{COUNTS}/' . $c, 'x', FILE_APPEND | LOCK_EX);\n\
+             echo $_SERVER['REQUEST_SCHEME'] ?? '-';\n"
         ),
     )?;
     Fpm::start(ctx)
@@ -226,4 +243,39 @@ fn lock_one_php_run(ctx: &Ctx) -> Result<(), String> {
     let req = ctx.site(&path);
     let statuses = crate::cache::at_once(10, || status(&ctx.send(&req), &path))?;
     expect_runs("lock", 1, &format!("10 concurrent misses ({statuses:?})"))
+}
+
+/// Through the balancer, a page for a plain-HTTP client, then the same URL for HTTPS twice:
+/// MISS, MISS, HIT, each answer made for the client's own scheme; PHP ran twice. (Keyed on
+/// `$scheme`, always `http` behind a balancer that ends TLS, the HTTPS clients got the
+/// page made for HTTP: a stored redirect to HTTPS then loops them.)
+fn keyed_by_the_clients_scheme(ctx: &Ctx) -> Result<(), String> {
+    let _fpm = start(ctx)?;
+    let path = format!("{SCHEME_PAGE}?c=scheme");
+    let mut seen = Vec::new();
+    for proto in ["http", "https", "https"] {
+        let r = ctx.send(
+            &ctx.site(&path)
+                .arg("--interface")
+                .arg(crate::grid::LB_ADDR)
+                .header("X-Forwarded-For: 203.0.113.7")
+                .header(&format!("X-Forwarded-Proto: {proto}")),
+        );
+        if r.exit != 0 || r.status != 200 {
+            return Err(format!("{path} for {proto}: {}", r.summary()));
+        }
+        let cache = r.header("x-cache-status").unwrap_or("");
+        seen.push(format!("{proto}: {cache} for {}", r.text()));
+    }
+    let want = [
+        "http: MISS for http",
+        "https: MISS for https",
+        "https: HIT for https",
+    ];
+    if seen != want {
+        return Err(format!(
+            "X-Forwarded-Proto, X-Cache-Status and the scheme PHP saw: {seen:?}, expected {want:?}"
+        ));
+    }
+    expect_runs("scheme", 2, "one page over HTTP and HTTPS")
 }
