@@ -23,6 +23,11 @@ const ANY: Version = v(0, 0, 0);
 /// nginx's built-in defaults for the directives nginx-gen sets, by version.
 pub const NGINX_DEFAULTS: &[StockDefault] = &[
     StockDefault {
+        directive: "absolute_redirect",
+        value: "on",
+        since: ANY,
+    },
+    StockDefault {
         directive: "worker_processes",
         value: "1",
         since: ANY,

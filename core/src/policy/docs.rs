@@ -87,6 +87,7 @@ pub const NGINX_MODULES: &[(&str, &[&str])] = &[
     (
         "https://nginx.org/en/docs/http/ngx_http_core_module.html",
         &[
+            "absolute_redirect",
             "aio",
             "client_body_buffer_size",
             "client_body_timeout",

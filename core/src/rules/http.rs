@@ -54,6 +54,18 @@ pub(super) static SERVER_TOKENS: Rule = Rule {
     },
 };
 
+pub(super) static ABSOLUTE_REDIRECT: Rule = Rule {
+    name: "absolute_redirect",
+    texts: &[Text::new(
+        "absolute_redirect",
+        "The redirects nginx makes itself (a directory asked for without its slash, such as WordPress's /wp-admin) give the path only, so the client keeps the scheme, host and port it used. nginx's absolute URL would name its own view: http:// and its own port behind a load balancer that ends TLS, a CDN or a container's port mapping.",
+    )],
+    decide: Decide::Fixed {
+        scope: H,
+        args: &["off"],
+    },
+};
+
 pub(super) static TCP_NODELAY: Rule = Rule {
     name: "tcp_nodelay",
     texts: &[Text::new(
@@ -385,6 +397,7 @@ mod tests {
         );
         assert_eq!(value(&p, "types_hash_max_size").as_deref(), Some("2048"));
         assert_eq!(value(&p, "server_tokens").as_deref(), Some("off"));
+        assert_eq!(value(&p, "absolute_redirect").as_deref(), Some("off"));
         assert_eq!(value(&p, "tcp_nodelay").as_deref(), Some("on"));
         assert!(omitted(&p, "client_header_buffer_size"));
     }

@@ -341,6 +341,7 @@ pub static RULES: &[&Rule] = &[
     &http::DEFAULT_TYPE,
     &http::TYPES_HASH_MAX_SIZE,
     &http::SERVER_TOKENS,
+    &http::ABSOLUTE_REDIRECT,
     &http::SERVER_NAMES_HASH_BUCKET_SIZE,
     &files::SENDFILE,
     &files::TCP_NOPUSH,

@@ -273,6 +273,30 @@ fn lb_health_probe(ctx: &Ctx) -> Result<(), String> {
     Ok(())
 }
 
+/// A directory asked for without its slash, through a balancer that ends TLS: nginx's own
+/// redirect to the slash keeps the scheme the client used. An absolute `Location` of
+/// nginx's making says `http://` there (a blog's `/wp-admin`: an HTTPS client sent to plain
+/// HTTP, which a balancer listening on 443 alone does not even answer).
+fn directory_redirect_keeps_the_scheme(ctx: &Ctx) -> Result<(), String> {
+    crate::php::write(ctx, "/area/index.html", "area\n")?;
+    let r = ctx
+        .site("/area")
+        .arg("--interface")
+        .arg(LB_ADDR)
+        .header("X-Forwarded-For: 203.0.113.7")
+        .header("X-Forwarded-Proto: https");
+    let resp = status(ctx, &r, 301, "/area from the balancer for HTTPS")?;
+    let location = resp.header("location").unwrap_or("");
+    expect(
+        location == "/area/" || location.starts_with("https://"),
+        || {
+            format!(
+                "/area from the balancer for HTTPS: Location {location:?}, want /area/ or https://…"
+            )
+        },
+    )
+}
+
 fn hidden_and_backup_files(ctx: &Ctx) -> Result<(), String> {
     let mut wrong = Vec::new();
     for path in HIDDEN {
@@ -1125,6 +1149,11 @@ pub fn all() -> Vec<Behaviour> {
             run: lb_health_probe,
         },
         Behaviour {
+            name: "directory_redirect_keeps_the_scheme",
+            applies: |t| t.behind_lb && matches!(t.workload, "static" | "mixed" | "php"),
+            run: directory_redirect_keeps_the_scheme,
+        },
+        Behaviour {
             name: "hidden_and_backup_files",
             applies: any,
             run: hidden_and_backup_files,
@@ -1293,8 +1322,8 @@ mod tests {
         assert_eq!(names.len(), all.len());
         assert_eq!(
             all.len(),
-            49,
-            "the 22 behaviours of issue 11, 21 of issue 14 and 6 of issue 12"
+            50,
+            "the 22 behaviours of issue 11, 21 of issue 14 and 7 of issue 12"
         );
     }
 
