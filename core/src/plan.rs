@@ -122,6 +122,9 @@ pub enum TableRole {
     /// `$frame_options`: `SAMEORIGIN` for an HTML response whose application sent no
     /// `X-Frame-Options` of its own, empty (no header) otherwise.
     FrameOptions,
+    /// `$page_expires`: `epoch` for HTML pages (revalidated on every visit), `off` for
+    /// every other type.
+    PageExpires,
     /// `$connection_upgrade`: `upgrade` for WebSocket requests, empty (keepalive) otherwise.
     ConnectionUpgrade,
     /// `$forwarded_for_chain`: the load balancer's chain plus its address, or the client.
@@ -143,9 +146,10 @@ pub type Row = (&'static str, &'static [&'static str]);
 
 impl TableRole {
     /// Every table, in output order.
-    pub const ALL: [Self; 8] = [
+    pub const ALL: [Self; 9] = [
         Self::Types,
         Self::FrameOptions,
+        Self::PageExpires,
         Self::ConnectionUpgrade,
         Self::ForwardedFor,
         Self::ForwardedScheme,
@@ -164,6 +168,10 @@ impl TableRole {
             // The key is `<the response's own X-Frame-Options>=<its type>`: only an empty
             // header before the `=` matches.
             Self::FrameOptions => &[(r"~*^=(?:text/html|application/xhtml\+xml)", &["SAMEORIGIN"])],
+            Self::PageExpires => &[
+                ("default", &["off"]),
+                (r"~*^(?:text/html|application/xhtml\+xml)", &["epoch"]),
+            ],
             Self::ConnectionUpgrade => &[("default", &["upgrade"]), ("", &[""])],
             // The realip module replaced the address only if the connection came from a
             // trusted proxy that named a client; the same address twice means it did not.

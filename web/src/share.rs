@@ -8,8 +8,6 @@
 //! the default and is reported as a [`Notice`]; a parameter a link leaves out (older links
 //! wrote only what differed) takes the default.
 
-use std::fmt::Write;
-
 use nginx_gen_core::{Inputs, RawInputs};
 
 use crate::fields::{Field, Widget};
@@ -58,13 +56,15 @@ pub fn encode_component(s: &str) -> String {
         if b.is_ascii_alphanumeric() || b"-._~,:/*@".contains(&b) {
             out.push(b as char);
         } else {
-            let _ = write!(out, "%{b:02X}");
+            let hex = |n: u8| char::from(b"0123456789ABCDEF"[usize::from(n)]);
+            out.extend(['%', hex(b >> 4), hex(b & 15)]);
         }
     }
     out
 }
 
-/// Decodes a query component (`+` is a space); invalid escapes are kept as written.
+/// Decodes a query component (`+` is a space); invalid escapes are kept as written, and so
+/// is the whole component when its escapes do not decode to UTF-8.
 pub fn decode_component(s: &str) -> String {
     let bytes = s.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
@@ -72,10 +72,9 @@ pub fn decode_component(s: &str) -> String {
     while i < bytes.len() {
         match bytes[i] {
             b'+' => out.push(b' '),
-            b'%' => match s
+            b'%' => match bytes
                 .get(i + 1..i + 3)
-                .filter(|h| h.bytes().all(|c| c.is_ascii_hexdigit()))
-                .and_then(|h| u8::from_str_radix(h, 16).ok())
+                .and_then(|h| Some(hex_digit(h[0])? << 4 | hex_digit(h[1])?))
             {
                 Some(b) => {
                     out.push(b);
@@ -88,7 +87,13 @@ pub fn decode_component(s: &str) -> String {
         }
         i += 1;
     }
-    String::from_utf8_lossy(&out).into_owned()
+    String::from_utf8(out).unwrap_or_else(|_| s.to_owned())
+}
+
+/// The value of a hexadecimal digit (by hand: `u8::from_str_radix` brought the standard
+/// library's generic integer parser into the page).
+fn hex_digit(c: u8) -> Option<u8> {
+    char::from(c).to_digit(16).map(|d| d as u8)
 }
 
 /// Splits a query string (with or without the leading `?`) into decoded pairs.
@@ -372,5 +377,8 @@ mod tests {
             assert_eq!(decode_component(&encode_component(s)), s);
         }
         assert_eq!(decode_component("%zz%4"), "%zz%4");
+        assert_eq!(decode_component("a%2Bb+c%e2%82%ac"), "a+b c€");
+        // Escapes that are not UTF-8: the component as written.
+        assert_eq!(decode_component("x%FFy"), "x%FFy");
     }
 }

@@ -268,7 +268,7 @@ names! {
         Assets => "assets", Media => "media", Php => "php", App => "app",
     }
     TableRole {
-        Types => "types", FrameOptions => "frame_options",
+        Types => "types", FrameOptions => "frame_options", PageExpires => "page_expires",
         ConnectionUpgrade => "connection_upgrade",
         ForwardedFor => "forwarded_for", ForwardedScheme => "forwarded_scheme",
         ForwardedHttps => "forwarded_https",

@@ -395,6 +395,7 @@ pub static RULES: &[&Rule] = &[
     &http::INCLUDE_SITES_ENABLED,
     &site::TYPES,
     &headers::FRAME_OPTIONS_MAP,
+    &site::PAGE_EXPIRES_MAP,
     &proxy::UPGRADE_MAP,
     &proxy::FORWARDED_FOR_MAP,
     &proxy::FORWARDED_SCHEME_MAP,

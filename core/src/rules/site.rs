@@ -236,15 +236,42 @@ fn assets(c: &Ctx) -> Scope {
 
 pub(super) static EXPIRES: Rule = Rule {
     name: "expires",
-    texts: &[Text::new(
-        "expires",
-        "Browsers keep styles, scripts, images and fonts for a week.",
-    )],
+    texts: &[
+        Text::new(
+            "expires",
+            "Browsers keep styles, scripts, images and fonts for a week.",
+        ),
+        Text::new(
+            "expires.pages",
+            "Browsers check an HTML page with the server on every visit (Cache-Control: no-cache; a 304 when it is unchanged), so a deploy shows at once. Without a lifetime they keep a page for a tenth of its age since Last-Modified: a day for a page edited ten days before.",
+        ),
+    ],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
         if serves_files(c) {
             out.set(assets(c), &["7d"], &EXPIRES.texts[0]);
+            let root = Scope::Location {
+                server: c.content_server(),
+                location: LocationRole::Root,
+            };
+            out.set(root, &["$page_expires"], &EXPIRES.texts[1]);
         }
     }),
+};
+
+pub(super) static PAGE_EXPIRES_MAP: Rule = Rule {
+    name: "map",
+    texts: &[Text::new(
+        "map.page_expires",
+        "epoch (Cache-Control: no-cache) for HTML pages; off, no header, for every other type, whose lifetime stays the browser's choice.",
+    )],
+    decide: Decide::When {
+        // With the expires it feeds.
+        when: serves_files,
+        scope: Scope::Table {
+            table: TableRole::PageExpires,
+        },
+        args: &["$sent_http_content_type", "$page_expires"],
+    },
 };
 
 pub(super) static ACCESS_LOG_ASSETS: Rule = Rule {
@@ -593,7 +620,14 @@ mod tests {
         assert_eq!(values_in(&s, SITE, "root"), ["/srv/www"]);
         assert_eq!(value(&s, "index").as_deref(), Some("index.html"));
         assert!(omitted(&s, "try_files"));
-        assert_eq!(value(&s, "expires").as_deref(), Some("7d"));
+        assert_eq!(values(&s, "expires"), ["7d", "$page_expires"]);
+        let pages = Scope::Table {
+            table: TableRole::PageExpires,
+        };
+        assert_eq!(
+            values_in(&s, pages, "map"),
+            ["$sent_http_content_type $page_expires"]
+        );
         assert_eq!(values(&s, "access_log")[1], "off");
         let m = plan(r#"{"workload":"mixed"}"#);
         assert_eq!(
@@ -604,6 +638,7 @@ mod tests {
         for name in ["root", "index", "try_files", "expires"] {
             assert!(values(&p, name).is_empty(), "{name}");
         }
+        assert!(values_in(&p, pages, "map").is_empty());
         assert!(!omitted(&p, "try_files"));
     }
 }

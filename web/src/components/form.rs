@@ -24,7 +24,7 @@ pub fn input_form(props: &Props) -> Html {
             <h2 id="inputs-title">{ T::Inputs.get(cat) }</h2>
             <form onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())} novalidate=true>
                 { for Section::ALL.iter().map(|&g| html! {
-                    <fieldset class={classes!("group", format!("group-{}", g.id()))}>
+                    <fieldset ~className={format!("group group-{}", g.id())}>
                         <legend>{ section_title(g).get(cat) }</legend>
                         { for Field::all().iter().filter(|f| f.section() == g).map(|&f| field(state, f)) }
                     </fieldset>
@@ -70,7 +70,7 @@ fn field(state: &UseReducerHandle<State>, f: Field) -> Html {
                 })
             };
             return html! {
-                <div class={classes!("field", "flag", error.is_some().then_some("invalid"))} data-testid={format!("field-{key}")}>
+                <div ~className={if error.is_some() { "field flag invalid" } else { "field flag" }} data-testid={format!("field-{key}")}>
                     <input type="checkbox" id={id.clone()} name={key} checked={state.form.flag(f)} onchange={on_change}
                         aria-describedby={described} aria-invalid={invalid} />
                     <label for={id}>{ label }</label>
@@ -110,7 +110,7 @@ fn field(state: &UseReducerHandle<State>, f: Field) -> Html {
         }
     };
     html! {
-        <div class={classes!("field", error.is_some().then_some("invalid"))} data-testid={format!("field-{key}")}>
+        <div ~className={if error.is_some() { "field invalid" } else { "field" }} data-testid={format!("field-{key}")}>
             <label for={id}>{ label }</label>
             { control }
             <small id={hint_id} class="hint">{ hint }</small>
