@@ -125,7 +125,8 @@ pub enum TableRole {
     /// `$page_expires`: `epoch` for HTML pages (revalidated on every visit), `off` for
     /// every other type.
     PageExpires,
-    /// `$connection_upgrade`: `upgrade` for WebSocket requests, empty (keepalive) otherwise.
+    /// `$connection_upgrade`: `upgrade` for WebSocket requests, empty (keepalive, and no
+    /// other protocol's upgrade) otherwise.
     ConnectionUpgrade,
     /// `$forwarded_for_chain`: the load balancer's chain plus its address, or the client.
     ForwardedFor,
@@ -172,7 +173,9 @@ impl TableRole {
                 ("default", &["off"]),
                 (r"~*^(?:text/html|application/xhtml\+xml)", &["epoch"]),
             ],
-            Self::ConnectionUpgrade => &[("default", &["upgrade"]), ("", &[""])],
+            // WebSocket only: an `h2c` upgrade passed on would let a client talk HTTP/2
+            // to the application past nginx's locations (h2c smuggling).
+            Self::ConnectionUpgrade => &[("default", &[""]), ("~*^websocket$", &["upgrade"])],
             // The realip module replaced the address only if the connection came from a
             // trusted proxy that named a client; the same address twice means it did not.
             // (`=` joins the values: no address contains it, and no key needs quoting, so

@@ -68,12 +68,12 @@ pub(super) static OPEN_FILE_CACHE_VALID: Rule = Rule {
     name: "open_file_cache_valid",
     texts: &[Text::new(
         "open_file_cache_valid",
-        "Recheck cached files once a minute.",
+        "Check a cached file's name again a second after the last check, so a file replaced on disk (a deploy, a plugin update) is sent from the new file within a second, and one rewritten in place with its new length. At nginx's 60 s a grown file went out cut at its old length, and a replaced one with its old bytes under the new ?ver= URL, which browsers then kept for the week of expires. One stat per hot file a second costs nothing next to the open, fstat and close the cache saves on every request.",
     )],
     decide: Decide::When {
         when: caches_files,
         scope: H,
-        args: &["60s"],
+        args: &["1s"],
     },
 };
 
@@ -152,7 +152,7 @@ mod tests {
     #[test]
     fn cache_companions_follow_the_cache() {
         let s = plan("{}");
-        assert_eq!(value(&s, "open_file_cache_valid").as_deref(), Some("60s"));
+        assert_eq!(value(&s, "open_file_cache_valid").as_deref(), Some("1s"));
         assert_eq!(value(&s, "open_file_cache_min_uses").as_deref(), Some("2"));
         assert!(omitted(&s, "open_file_cache_errors"));
         let p = plan(r#"{"workload":"api"}"#);

@@ -135,7 +135,7 @@ pub(super) static INDEX: Rule = Rule {
         };
         if c.i.workload == Workload::Php {
             out.set(scope, &["index.php", "index.html"], &INDEX.texts[1]);
-        } else if serves_files(c) {
+        } else if c.i.workload == Workload::Static {
             out.set(scope, &["index.html"], &INDEX.texts[0]);
         }
     }),
@@ -146,7 +146,7 @@ pub(super) static TRY_FILES: Rule = Rule {
     texts: &[
         Text::new(
             "try_files",
-            "Serve the file if it exists, otherwise the directory's index, otherwise the application.",
+            "Serve the file if it exists, or a directory's index.html, otherwise the application: a directory without an index page is the application's (with $uri/ it answered 403, and the application never got / or its routes that match a folder).",
         )
         .inputs(&["workload"]),
         Text::new(
@@ -165,7 +165,11 @@ pub(super) static TRY_FILES: Rule = Rule {
             location: LocationRole::Root,
         };
         match c.i.workload {
-            Workload::Mixed => out.set(root, &["$uri", "$uri/", "@app"], &TRY_FILES.texts[0]),
+            Workload::Mixed => out.set(
+                root,
+                &["$uri", "$uri/index.html", "@app"],
+                &TRY_FILES.texts[0],
+            ),
             Workload::Static => out.omit(root, &TRY_FILES.texts[1]),
             Workload::Php => out.set(
                 root,
@@ -632,7 +636,11 @@ mod tests {
         let m = plan(r#"{"workload":"mixed"}"#);
         assert_eq!(
             values(&m, "try_files"),
-            ["$uri $uri/ @app", "$uri @app", "$uri @app"]
+            ["$uri $uri/index.html @app", "$uri @app", "$uri @app"]
+        );
+        assert!(
+            values(&m, "index").is_empty(),
+            "no directory index: try_files names it"
         );
         let p = plan(r#"{"workload":"proxy"}"#);
         for name in ["root", "index", "try_files", "expires"] {

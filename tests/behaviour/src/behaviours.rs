@@ -647,6 +647,80 @@ fn pages_revalidated(ctx: &Ctx) -> Result<(), String> {
     Ok(())
 }
 
+/// A file rewritten in place (longer) and one replaced by a rename are sent as they are
+/// now two seconds later, although both were in the open file cache: at nginx's
+/// `open_file_cache_valid 60s` the first went out cut at its old length and the second
+/// with its old bytes, for up to a minute.
+fn file_changes_seen(ctx: &Ctx) -> Result<(), String> {
+    let old = "old\n".repeat(100);
+    let new = "new\n".repeat(300);
+    for name in ["grown", "replaced"] {
+        crate::php::write(ctx, &format!("/changes/{name}.js"), &old)?;
+    }
+    // Enough requests that every worker has used each file twice (`open_file_cache_min_uses`).
+    for _ in 0..8 {
+        for name in ["grown", "replaced"] {
+            let path = format!("/changes/{name}.js");
+            let resp = status(ctx, &ctx.site(&path), 200, &path)?;
+            expect(resp.text() == old, || {
+                format!("{path}: not the file on disk")
+            })?;
+        }
+    }
+    // In place (same inode, as cp and rsync --inplace write), and by a rename (a new inode,
+    // as a deploy or a plugin update writes).
+    crate::php::write(ctx, "/changes/grown.js", &new)?;
+    crate::php::write(ctx, "/changes/replaced.js.tmp", &new)?;
+    let dir = Path::new(ctx.tree.root).join("changes");
+    std::fs::rename(dir.join("replaced.js.tmp"), dir.join("replaced.js"))
+        .map_err(|e| format!("rename: {e}"))?;
+    std::thread::sleep(Duration::from_millis(2200));
+    for name in ["grown", "replaced"] {
+        let path = format!("/changes/{name}.js");
+        for _ in 0..4 {
+            let resp = status(ctx, &ctx.site(&path), 200, &path)?;
+            expect(resp.text() == new, || {
+                format!(
+                    "{path} 2 s after it changed: {} bytes starting {:?}, want the new {} bytes",
+                    resp.body.len(),
+                    resp.text().get(..4).unwrap_or_default(),
+                    new.len()
+                )
+            })?;
+        }
+    }
+    Ok(())
+}
+
+/// In a mixed site a directory without an index page is the application's: nginx
+/// answered 403 for it (and redirected the name without its slash there), so the
+/// application never got `/` or its routes that match a folder under the root.
+fn mixed_app_owns_directories(ctx: &Ctx) -> Result<(), String> {
+    crate::php::write(ctx, "/reports/2026.csv", "a,b\n")?;
+    for path in ["/reports/", "/reports"] {
+        echo(&ctx.send(&ctx.site(path)), path)?;
+    }
+    Ok(())
+}
+
+/// An `h2c` upgrade is not passed to the application: with `Connection: upgrade` a client
+/// could switch the upstream connection to HTTP/2 and send requests that nginx's locations
+/// never see (h2c smuggling). WebSocket still upgrades (`websocket_round_trip`).
+fn h2c_upgrade_not_passed(ctx: &Ctx) -> Result<(), String> {
+    let path = "/h2c-check";
+    let r = ctx
+        .site(path)
+        .arg("--http1.1")
+        .header("Upgrade: h2c")
+        .header("Connection: Upgrade, HTTP2-Settings")
+        .header("HTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA");
+    let v = echo(&ctx.send(&r), path)?;
+    let connection = header_of(&v, "connection").unwrap_or("");
+    expect(!connection.to_ascii_lowercase().contains("upgrade"), || {
+        format!("{path} with Upgrade: h2c: the app got Connection {connection:?}, want no upgrade")
+    })
+}
+
 /// The image on disk of every tree that serves files.
 pub const EXISTS_PNG: &[u8] = b"\x89PNG\r\n\x1a\nnot really a png";
 
@@ -1247,6 +1321,22 @@ pub fn all() -> Vec<Behaviour> {
             run: pages_revalidated,
         },
         Behaviour {
+            name: "file_changes_seen",
+            // Two seconds of waiting each: the plain trees that serve files.
+            applies: |t| t.has_files() && t.tls.is_none() && t.special == Special::None,
+            run: file_changes_seen,
+        },
+        Behaviour {
+            name: "mixed_app_owns_directories",
+            applies: |t| t.workload == "mixed",
+            run: mixed_app_owns_directories,
+        },
+        Behaviour {
+            name: "h2c_upgrade_not_passed",
+            applies: Tree::has_app,
+            run: h2c_upgrade_not_passed,
+        },
+        Behaviour {
             name: "hsts",
             applies: Tree::serves_tls,
             run: hsts,
@@ -1370,8 +1460,8 @@ mod tests {
         assert_eq!(names.len(), all.len());
         assert_eq!(
             all.len(),
-            51,
-            "the 22 behaviours of issue 11, 21 of issue 14 and 8 of issue 12"
+            54,
+            "the 22 behaviours of issue 11, 21 of issue 14 and 11 of issue 12"
         );
     }
 
