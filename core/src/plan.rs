@@ -137,6 +137,8 @@ pub enum TableRole {
     /// `$cache_bypass`: 1 for requests with a cookie or credentials, which the micro-cache
     /// neither answers nor stores.
     CacheBypass,
+    /// `$limit_client`: the client's address, empty (not counted) for an asset request.
+    LimitClient,
     /// `$limit_path_key`: the client's address for the paths with a stricter rate limit,
     /// empty (not limited there) for the others.
     LimitPath,
@@ -147,7 +149,7 @@ pub type Row = (&'static str, &'static [&'static str]);
 
 impl TableRole {
     /// Every table, in output order.
-    pub const ALL: [Self; 9] = [
+    pub const ALL: [Self; 10] = [
         Self::Types,
         Self::FrameOptions,
         Self::PageExpires,
@@ -156,6 +158,7 @@ impl TableRole {
         Self::ForwardedScheme,
         Self::ForwardedHttps,
         Self::CacheBypass,
+        Self::LimitClient,
         Self::LimitPath,
     ];
 
@@ -191,6 +194,14 @@ impl TableRole {
             ],
             Self::ForwardedHttps => &[("https", &["on"])],
             Self::CacheBypass => &[("", &["0"]), ("default", &["1"])],
+            // The assets' location's pattern (a test keeps them equal).
+            Self::LimitClient => &[
+                ("default", &["$binary_remote_addr"]),
+                (
+                    r"~*\.(?:css|js|mjs|map|png|jpe?g|gif|ico|svg|webp|avif|woff2?)$",
+                    &[""],
+                ),
+            ],
             // The source is the prefixes, separated by `|`, then `>` and the URI (no path
             // can contain either): a whole prefix that the URI starts with.
             Self::LimitPath => &[

@@ -273,7 +273,7 @@ names! {
         ForwardedFor => "forwarded_for", ForwardedScheme => "forwarded_scheme",
         ForwardedHttps => "forwarded_https",
         CacheBypass => "cache_bypass",
-        LimitPath => "limit_path",
+        LimitClient => "limit_client", LimitPath => "limit_path",
     }
 }
 

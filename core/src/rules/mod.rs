@@ -401,6 +401,7 @@ pub static RULES: &[&Rule] = &[
     &proxy::FORWARDED_SCHEME_MAP,
     &php::FORWARDED_HTTPS_MAP,
     &cache::BYPASS_MAP,
+    &ratelimit::LIMIT_CLIENT_MAP,
     &ratelimit::LIMIT_PATH_MAP,
     &proxy::UPSTREAM_SERVER,
     &proxy::KEEPALIVE,

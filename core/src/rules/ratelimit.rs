@@ -2,7 +2,7 @@
 //! level, the limits on the server that serves the content, 429 for both, shorter client
 //! timeouts. The key is `$binary_remote_addr`, which the realip module has already set to
 //! the real client behind a trusted balancer, CDN or PROXY protocol, and never to a
-//! header from anyone else.
+//! header from anyone else; asset requests are not counted (`$limit_client`).
 
 use super::{Ctx, Decide, Out, Rule, Text};
 use crate::inputs::SafePath;
@@ -22,6 +22,23 @@ fn content(c: &Ctx) -> Scope {
     }
 }
 
+pub(super) static LIMIT_CLIENT_MAP: Rule = Rule {
+    name: "map",
+    texts: &[Text::new(
+        "map.limit_client",
+        "The client's address, except for a URI with an asset's extension (the assets' location's pattern), which neither limit counts: a page asks for dozens at once, and over HTTP/2 each request in flight counts as a connection. The limits are for pages, API calls and sign-ins.",
+    )
+    .inputs(&["rate_limit"])],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        if limits(c).is_some() {
+            let scope = Scope::Table {
+                table: TableRole::LimitClient,
+            };
+            out.set(scope, &["$uri", "$limit_client"], &LIMIT_CLIENT_MAP.texts[0]);
+        }
+    }),
+};
+
 pub(super) static LIMIT_REQ_ZONE: Rule = Rule {
     name: "limit_req_zone",
     texts: &[Text::new(
@@ -32,7 +49,7 @@ pub(super) static LIMIT_REQ_ZONE: Rule = Rule {
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
         if let Some(l) = limits(c) {
             let args = vec![
-                "$binary_remote_addr".into(),
+                "$limit_client".into(),
                 format!("zone=req_client:{}m", l.req_zone_mib).into(),
                 format!("rate={}r/s", l.rate).into(),
             ];
@@ -104,7 +121,7 @@ pub(super) static LIMIT_CONN_ZONE: Rule = Rule {
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
         if let Some(l) = limits(c) {
             let args = vec![
-                "$binary_remote_addr".into(),
+                "$limit_client".into(),
                 format!("zone=conn_client:{}m", l.conn_zone_mib).into(),
             ];
             out.set_args(
@@ -191,7 +208,7 @@ pub(super) static LIMIT_REQ: Rule = Rule {
     name: "limit_req",
     texts: &[Text::new(
         "limit_req",
-        "Two seconds of the rate may arrive at once (a page and its assets) and are served without delay; beyond that, 429.",
+        "Two seconds of the rate may arrive at once and are served without delay; beyond that, 429.",
     )
     .inputs(&["rate_limit", "workload"])],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
@@ -229,7 +246,7 @@ pub(super) static LIMIT_CONN: Rule = Rule {
     name: "limit_conn",
     texts: &[Text::new(
         "limit_conn",
-        "Connections per client address: a client's own, for a few clients behind one address (an office, a carrier NAT).",
+        "Connections per client address (over HTTP/2 and HTTP/3, requests in flight): a client's own, for a few clients behind one address (an office, a carrier NAT).",
     )
     .inputs(&["rate_limit", "workload"])],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
@@ -243,6 +260,24 @@ pub(super) static LIMIT_CONN: Rule = Rule {
 #[cfg(test)]
 mod tests {
     use crate::rules::testing::{plan, value, values_in};
+
+    #[test]
+    fn assets_are_not_counted() {
+        use crate::plan::{LocationRole, TableRole};
+        let p = plan(r#"{"workload":"php","rate_limit":true}"#);
+        let table = crate::plan::Scope::Table {
+            table: TableRole::LimitClient,
+        };
+        assert_eq!(values_in(&p, table, "map"), ["$uri $limit_client"]);
+        // The assets' location's own pattern, case-insensitive as there, maps to empty.
+        let [_, (pattern, value)] = TableRole::LimitClient.rows() else {
+            panic!("two rows");
+        };
+        let assets = LocationRole::Assets.matcher();
+        assert_eq!(*pattern, format!("{}{}", assets[0], assets[1]));
+        assert_eq!(*value, [""]);
+        assert!(values_in(&plan("{}"), table, "map").is_empty());
+    }
 
     #[test]
     fn limits_only_when_asked() {
@@ -268,11 +303,11 @@ mod tests {
         // 100000 clients / 2 connections = 50000 addresses × 128 B = 6.1 MiB → 7m.
         assert_eq!(
             value(&api, "limit_req_zone").as_deref(),
-            Some("$binary_remote_addr zone=req_client:7m rate=10r/s")
+            Some("$limit_client zone=req_client:7m rate=10r/s")
         );
         assert_eq!(
             value(&api, "limit_conn_zone").as_deref(),
-            Some("$binary_remote_addr zone=conn_client:4m")
+            Some("$limit_client zone=conn_client:4m")
         );
         let site = crate::plan::Scope::Server {
             server: crate::plan::ServerRole::Site,

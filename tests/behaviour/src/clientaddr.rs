@@ -405,6 +405,23 @@ fn proxy_protocol_client_address(ctx: &Ctx) -> Result<(), String> {
     })
 }
 
+/// A page's assets are not counted: three bursts' worth of script requests at once from
+/// one client all get 200 (a page asks for dozens at once, and each counted against the
+/// rate before), while the same client's pages right after are still limited.
+fn assets_not_rate_limited(ctx: &Ctx) -> Result<(), String> {
+    let (_, burst) = drained()?;
+    let n = 3 * burst as usize;
+    let client = ["CF-Connecting-IP: 203.0.113.40"];
+    let assets = refused(ctx, CDN_ADDR, &client, n, "/bundle.js?n=")?;
+    expect(assets == 0, || {
+        format!("{n} script requests at once: {assets} got 429, want none")
+    })?;
+    let pages = refused(ctx, CDN_ADDR, &client, n, "pages-after-assets")?;
+    expect(pages >= burst as usize, || {
+        format!("{n} page requests at once after them: {pages} got 429, want at least {burst}")
+    })
+}
+
 /// The behaviours of this module.
 pub fn all() -> Vec<Behaviour> {
     vec![
@@ -417,6 +434,11 @@ pub fn all() -> Vec<Behaviour> {
             name: "rate_limit_429",
             applies: |t| t.id == CDN_TREE,
             run: rate_limit_429,
+        },
+        Behaviour {
+            name: "assets_not_rate_limited",
+            applies: |t| t.id == CDN_TREE,
+            run: assets_not_rate_limited,
         },
         Behaviour {
             name: "limit_path_stricter",
