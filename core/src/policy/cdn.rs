@@ -43,6 +43,16 @@ pub const CLOUDFLARE: CdnRanges = CdnRanges {
     ],
 };
 
+/// How long the CDN keeps an idle connection to the origin and may still send a request on
+/// it, in seconds: Cloudflare's "Proxy Idle Timeout" (its "Connection limits" reference:
+/// 900 s, not configurable).
+pub const fn idle_reuse_seconds(cdn: Cdn) -> Option<u32> {
+    match cdn {
+        Cdn::None => None,
+        Cdn::Cloudflare => Some(900),
+    }
+}
+
 /// Ranges older than this many days are reported: CDNs add networks now and then.
 pub const STALE_DAYS: i64 = 90;
 

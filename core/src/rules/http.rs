@@ -91,9 +91,19 @@ pub(super) static KEEPALIVE_TIMEOUT: Rule = Rule {
             "Long enough for a page and its assets, short enough that idle browsers give their slots back.",
         )
         .inputs(&["behind_lb"]),
+        Text::new(
+            "keepalive_timeout.cdn",
+            "Longer than the CDN's idle timeout (Cloudflare sends requests on an idle connection to the origin for up to 900 s), so nginx never closes a connection the CDN is about to reuse: that request would fail with a 520.",
+        )
+        .inputs(&["cdn", "behind_lb"]),
     ],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
-        if c.i.behind_lb {
+        // Behind a balancer the balancer is the client, whatever is in front of it.
+        let cdn_idle = crate::policy::cdn::idle_reuse_seconds(c.i.cdn).filter(|_| !c.i.behind_lb);
+        if let Some(idle) = cdn_idle {
+            let value = crate::digits::keyed("", u64::from(idle) + 5) + "s";
+            out.set_value(H, value, &KEEPALIVE_TIMEOUT.texts[2], None);
+        } else if c.i.behind_lb {
             out.set(H, &["75s"], &KEEPALIVE_TIMEOUT.texts[0]);
         } else {
             out.set(H, &["30s"], &KEEPALIVE_TIMEOUT.texts[1]);
@@ -459,6 +469,12 @@ mod tests {
         let lb = plan(r#"{"behind_lb":true}"#);
         assert_eq!(value(&lb, "keepalive_timeout").as_deref(), Some("75s"));
         assert_eq!(value(&lb, "keepalive_requests").as_deref(), Some("10000"));
+        // Cloudflare reuses an idle origin connection for up to 900 s; behind a balancer
+        // (which may sit behind Cloudflare) the balancer is nginx's client.
+        let cdn = plan(r#"{"cdn":"cloudflare"}"#);
+        assert_eq!(value(&cdn, "keepalive_timeout").as_deref(), Some("905s"));
+        let both = plan(r#"{"cdn":"cloudflare","behind_lb":true}"#);
+        assert_eq!(value(&both, "keepalive_timeout").as_deref(), Some("75s"));
     }
 
     #[test]

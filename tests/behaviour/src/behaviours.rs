@@ -1460,8 +1460,8 @@ mod tests {
         assert_eq!(names.len(), all.len());
         assert_eq!(
             all.len(),
-            55,
-            "the 22 behaviours of issue 11, 21 of issue 14 and 12 of issue 12"
+            56,
+            "the 22 behaviours of issue 11, 21 of issue 14 and 13 of issue 12"
         );
     }
 

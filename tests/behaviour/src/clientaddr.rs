@@ -422,6 +422,61 @@ fn assets_not_rate_limited(ctx: &Ctx) -> Result<(), String> {
     })
 }
 
+/// Cloudflare sends requests on an idle connection to the origin for up to 900 s: one
+/// request from its edge, 32 s of silence, then a second on the same connection must be
+/// answered. At `keepalive_timeout 30s` nginx had closed it, and Cloudflare answers a
+/// request it sent into that close with a 520.
+fn cdn_keeps_idle_connections(ctx: &Ctx) -> Result<(), String> {
+    // The kernel picks the destination, an address of this namespace, as the source too.
+    let mut s =
+        std::net::TcpStream::connect((CDN_ADDR, 80)).map_err(|e| format!("{CDN_ADDR}:80: {e}"))?;
+    s.set_read_timeout(Some(Duration::from_secs(10)))
+        .map_err(|e| e.to_string())?;
+    let host = ctx.tree.host();
+    let request =
+        format!("GET /cdn-idle HTTP/1.1\r\nHost: {host}\r\nCF-Connecting-IP: 203.0.113.50\r\n\r\n");
+    for (n, idle) in [(1, 0), (2, 32)] {
+        std::thread::sleep(Duration::from_secs(idle));
+        let status = s
+            .write_all(request.as_bytes())
+            .map_err(|e| e.to_string())
+            .and_then(|()| read_response(&mut s));
+        expect(status == Ok(200), || {
+            format!(
+                "request {n} on one connection from the CDN, after {idle} s idle: {status:?}, want 200"
+            )
+        })?;
+    }
+    Ok(())
+}
+
+/// Reads one HTTP/1.1 response with a `Content-Length` from `s`: its status.
+fn read_response(s: &mut std::net::TcpStream) -> Result<u16, String> {
+    let mut buf = Vec::new();
+    let mut byte = [0u8; 1];
+    while !buf.ends_with(b"\r\n\r\n") {
+        match s.read(&mut byte) {
+            Ok(0) => return Err(format!("closed after {} bytes", buf.len())),
+            Ok(_) => buf.push(byte[0]),
+            Err(e) => return Err(e.to_string()),
+        }
+    }
+    let head = String::from_utf8_lossy(&buf).to_ascii_lowercase();
+    let status = head
+        .split(' ')
+        .nth(1)
+        .and_then(|c| c.parse::<u16>().ok())
+        .ok_or_else(|| format!("no status line: {head:?}"))?;
+    let length = head
+        .lines()
+        .find_map(|l| l.strip_prefix("content-length:"))
+        .and_then(|v| v.trim().parse::<usize>().ok())
+        .ok_or_else(|| format!("no Content-Length: {head:?}"))?;
+    let mut body = vec![0u8; length];
+    s.read_exact(&mut body).map_err(|e| e.to_string())?;
+    Ok(status)
+}
+
 /// The behaviours of this module.
 pub fn all() -> Vec<Behaviour> {
     vec![
@@ -439,6 +494,11 @@ pub fn all() -> Vec<Behaviour> {
             name: "assets_not_rate_limited",
             applies: |t| t.id == CDN_TREE,
             run: assets_not_rate_limited,
+        },
+        Behaviour {
+            name: "cdn_keeps_idle_connections",
+            applies: |t| t.id == CDN_TREE,
+            run: cdn_keeps_idle_connections,
         },
         Behaviour {
             name: "limit_path_stricter",
