@@ -116,6 +116,17 @@ impl Ctx<'_> {
         }
     }
 
+    /// `path` as the trusted balancer sends it: from its address, naming a client (without
+    /// one the realip module keeps the peer's address and the scheme map ignores the
+    /// header) and the scheme that client used.
+    pub fn from_balancer(&self, path: &str, proto: &str) -> Req {
+        self.site(path)
+            .arg("--interface")
+            .arg(LB_ADDR)
+            .header("X-Forwarded-For: 203.0.113.7")
+            .header(&format!("X-Forwarded-Proto: {proto}"))
+    }
+
     pub fn send(&self, r: &Req) -> Resp {
         r.send(self.scratch)
     }
@@ -279,12 +290,7 @@ fn lb_health_probe(ctx: &Ctx) -> Result<(), String> {
 /// HTTP, which a balancer listening on 443 alone does not even answer).
 fn directory_redirect_keeps_the_scheme(ctx: &Ctx) -> Result<(), String> {
     crate::php::write(ctx, "/area/index.html", "area\n")?;
-    let r = ctx
-        .site("/area")
-        .arg("--interface")
-        .arg(LB_ADDR)
-        .header("X-Forwarded-For: 203.0.113.7")
-        .header("X-Forwarded-Proto: https");
+    let r = ctx.from_balancer("/area", "https");
     let resp = status(ctx, &r, 301, "/area from the balancer for HTTPS")?;
     let location = resp.header("location").unwrap_or("");
     expect(

@@ -73,13 +73,7 @@ pub fn keyed_by_the_clients_scheme(ctx: &Ctx) -> Result<(), String> {
     let path = "/cache/scheme?lb=1";
     let mut seen = Vec::new();
     for proto in ["http", "https", "https"] {
-        let r = ctx.send(
-            &ctx.site(path)
-                .arg("--interface")
-                .arg(crate::grid::LB_ADDR)
-                .header("X-Forwarded-For: 203.0.113.7")
-                .header(&format!("X-Forwarded-Proto: {proto}")),
-        );
+        let r = ctx.send(&ctx.from_balancer(path, proto));
         let cache = status(&r)?;
         let app = crate::behaviours::echo(&r, path)?;
         let told = app["headers"]["x-forwarded-proto"].as_str().unwrap_or("");

@@ -254,13 +254,7 @@ fn keyed_by_the_clients_scheme(ctx: &Ctx) -> Result<(), String> {
     let path = format!("{SCHEME_PAGE}?c=scheme");
     let mut seen = Vec::new();
     for proto in ["http", "https", "https"] {
-        let r = ctx.send(
-            &ctx.site(&path)
-                .arg("--interface")
-                .arg(crate::grid::LB_ADDR)
-                .header("X-Forwarded-For: 203.0.113.7")
-                .header(&format!("X-Forwarded-Proto: {proto}")),
-        );
+        let r = ctx.send(&ctx.from_balancer(&path, proto));
         if r.exit != 0 || r.status != 200 {
             return Err(format!("{path} for {proto}: {}", r.summary()));
         }
