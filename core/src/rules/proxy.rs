@@ -96,7 +96,7 @@ pub(super) static UPGRADE_MAP: Rule = Rule {
     name: "map",
     texts: &[Text::new(
         "map.connection_upgrade",
-        "WebSocket requests ask the application for an upgrade; every other request sends no Connection header, so the upstream connection stays in the keepalive pool, and no other upgrade reaches the application (h2c would let a client speak HTTP/2 to it past nginx's rules).",
+        "WebSocket requests ask the application for an upgrade; every other request sends no Connection header, so the upstream connection stays in the keepalive pool, and no other protocol's Upgrade header is marked as one to act on (a switch to h2c would let a client speak HTTP/2 to the application past nginx's rules).",
     )],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
         if proxies(c) {

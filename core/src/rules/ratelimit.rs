@@ -2,10 +2,11 @@
 //! level, the limits on the server that serves the content, 429 for both, shorter client
 //! timeouts. The key is `$binary_remote_addr`, which the realip module has already set to
 //! the real client behind a trusted balancer, CDN or PROXY protocol, and never to a
-//! header from anyone else; asset requests are not counted (`$limit_client`).
+//! header from anyone else; where nginx answers asset URIs itself, they are not counted
+//! (`$limit_client`).
 
 use super::{Ctx, Decide, Out, Rule, Text};
-use crate::inputs::SafePath;
+use crate::inputs::{SafePath, Workload};
 use crate::plan::{Scope, TableRole};
 use crate::tuning::rate::{CLIENT_TIMEOUT_SECONDS, PATH_BURST, PATH_RATE, RateLimits};
 
@@ -14,6 +15,23 @@ const H: Scope = Scope::Http;
 fn limits(c: &Ctx) -> Option<RateLimits> {
     c.i.rate_limit
         .then(|| RateLimits::compute(c.i, c.t.clients))
+}
+
+/// Asset URIs go uncounted only where nginx answers them itself and none reaches an
+/// application: static sites, and php, whose assets' location has no fallback. A mixed
+/// site's missing asset and every proxied URI reach the application: counted there, a
+/// `/login.js` cannot skip the limits.
+fn exempts_assets(c: &Ctx) -> bool {
+    matches!(c.i.workload, Workload::Static | Workload::Php)
+}
+
+/// The zones' key.
+fn client_key(c: &Ctx) -> &'static str {
+    if exempts_assets(c) {
+        "$limit_client"
+    } else {
+        "$binary_remote_addr"
+    }
 }
 
 fn content(c: &Ctx) -> Scope {
@@ -26,11 +44,11 @@ pub(super) static LIMIT_CLIENT_MAP: Rule = Rule {
     name: "map",
     texts: &[Text::new(
         "map.limit_client",
-        "The client's address, except for a URI with an asset's extension (the assets' location's pattern), which neither limit counts: a page asks for dozens at once, and over HTTP/2 each request in flight counts as a connection. The limits are for pages, API calls and sign-ins.",
+        "The client's address, except for a URI with an asset's extension (the assets' location's pattern), which neither limit counts: a page asks for dozens at once, and over HTTP/2 each request in flight counts as a connection. Only where nginx answers such URIs itself (a static site, PHP's files); an application's URIs all count, so a /login.js cannot skip the limits.",
     )
-    .inputs(&["rate_limit"])],
+    .inputs(&["rate_limit", "workload"])],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
-        if limits(c).is_some() {
+        if limits(c).is_some() && exempts_assets(c) {
             let scope = Scope::Table {
                 table: TableRole::LimitClient,
             };
@@ -49,7 +67,7 @@ pub(super) static LIMIT_REQ_ZONE: Rule = Rule {
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
         if let Some(l) = limits(c) {
             let args = vec![
-                "$limit_client".into(),
+                client_key(c).into(),
                 format!("zone=req_client:{}m", l.req_zone_mib).into(),
                 format!("rate={}r/s", l.rate).into(),
             ];
@@ -121,7 +139,7 @@ pub(super) static LIMIT_CONN_ZONE: Rule = Rule {
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
         if let Some(l) = limits(c) {
             let args = vec![
-                "$limit_client".into(),
+                client_key(c).into(),
                 format!("zone=conn_client:{}m", l.conn_zone_mib).into(),
             ];
             out.set_args(
@@ -270,13 +288,23 @@ mod tests {
         };
         assert_eq!(values_in(&p, table, "map"), ["$uri $limit_client"]);
         // The assets' location's own pattern, case-insensitive as there, maps to empty.
-        let [_, (pattern, value)] = TableRole::LimitClient.rows() else {
+        let [_, (pattern, empty)] = TableRole::LimitClient.rows() else {
             panic!("two rows");
         };
         let assets = LocationRole::Assets.matcher();
         assert_eq!(*pattern, format!("{}{}", assets[0], assets[1]));
-        assert_eq!(*value, [""]);
+        assert_eq!(*empty, [""]);
         assert!(values_in(&plan("{}"), table, "map").is_empty());
+        assert!(value(&p, "limit_req_zone").is_some_and(|z| z.starts_with("$limit_client ")));
+        // Where an asset URI may reach an application, every request counts.
+        for workload in ["mixed", "proxy", "api"] {
+            let w = plan(&format!(r#"{{"workload":"{workload}","rate_limit":true}}"#));
+            assert!(values_in(&w, table, "map").is_empty(), "{workload}");
+            for zone in ["limit_req_zone", "limit_conn_zone"] {
+                let z = value(&w, zone).unwrap_or_default();
+                assert!(z.starts_with("$binary_remote_addr "), "{workload}: {z}");
+            }
+        }
     }
 
     #[test]
@@ -303,11 +331,11 @@ mod tests {
         // 100000 clients / 2 connections = 50000 addresses × 128 B = 6.1 MiB → 7m.
         assert_eq!(
             value(&api, "limit_req_zone").as_deref(),
-            Some("$limit_client zone=req_client:7m rate=10r/s")
+            Some("$binary_remote_addr zone=req_client:7m rate=10r/s")
         );
         assert_eq!(
             value(&api, "limit_conn_zone").as_deref(),
-            Some("$limit_client zone=conn_client:4m")
+            Some("$binary_remote_addr zone=conn_client:4m")
         );
         let site = crate::plan::Scope::Server {
             server: crate::plan::ServerRole::Site,

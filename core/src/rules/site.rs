@@ -146,7 +146,7 @@ pub(super) static TRY_FILES: Rule = Rule {
     texts: &[
         Text::new(
             "try_files",
-            "Serve the file if it exists, or a directory's index.html, otherwise the application: a directory without an index page is the application's (with $uri/ it answered 403, and the application never got / or its routes that match a folder).",
+            "Serve the file if it exists, or for a URI ending in / the directory's index.html, otherwise the application: a directory without an index page is the application's (with $uri/ it answered 403, and the application never got / or its routes that match a folder).",
         )
         .inputs(&["workload"]),
         Text::new(
@@ -167,7 +167,7 @@ pub(super) static TRY_FILES: Rule = Rule {
         match c.i.workload {
             Workload::Mixed => out.set(
                 root,
-                &["$uri", "$uri/index.html", "@app"],
+                &["$uri", "${uri}index.html", "@app"],
                 &TRY_FILES.texts[0],
             ),
             Workload::Static => out.omit(root, &TRY_FILES.texts[1]),
@@ -636,7 +636,7 @@ mod tests {
         let m = plan(r#"{"workload":"mixed"}"#);
         assert_eq!(
             values(&m, "try_files"),
-            ["$uri $uri/index.html @app", "$uri @app", "$uri @app"]
+            ["$uri ${uri}index.html @app", "$uri @app", "$uri @app"]
         );
         assert!(
             values(&m, "index").is_empty(),

@@ -700,12 +700,30 @@ fn file_changes_seen(ctx: &Ctx) -> Result<(), String> {
 
 /// In a mixed site a directory without an index page is the application's: nginx
 /// answered 403 for it (and redirected the name without its slash there), so the
-/// application never got `/` or its routes that match a folder under the root.
+/// application never got `/` or its routes that match a folder under the root. A URI
+/// ending in `/` still gets the directory's `index.html` from disk; the same name without
+/// the slash goes to the application, never to that page under a second URL.
 fn mixed_app_owns_directories(ctx: &Ctx) -> Result<(), String> {
     crate::php::write(ctx, "/reports/2026.csv", "a,b\n")?;
     for path in ["/reports/", "/reports"] {
         echo(&ctx.send(&ctx.site(path)), path)?;
     }
+    crate::php::write(
+        ctx,
+        "/guide/index.html",
+        "<!doctype html><title>guide</title>\n",
+    )?;
+    let page = status(ctx, &ctx.site("/guide/"), 200, "/guide/")?;
+    expect(
+        page.header(APP_HEADER).is_none() && page.text().contains("guide"),
+        || {
+            format!(
+                "/guide/: want its index.html from disk, got {}",
+                page.summary()
+            )
+        },
+    )?;
+    echo(&ctx.send(&ctx.site("/guide")), "/guide")?;
     Ok(())
 }
 
@@ -1466,8 +1484,8 @@ mod tests {
         assert_eq!(names.len(), all.len());
         assert_eq!(
             all.len(),
-            56,
-            "the 22 behaviours of issue 11, 21 of issue 14 and 13 of issue 12"
+            57,
+            "the 22 behaviours of issue 11, 21 of issue 14 and 14 of issue 12"
         );
     }
 

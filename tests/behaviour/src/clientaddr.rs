@@ -19,6 +19,7 @@ pub const CDN_ADDR: &str = "173.245.48.10";
 /// The trees of this module.
 pub const CDN_TREE: &str = "addr-cdn-limits";
 pub const PP_TREE: &str = "addr-proxy-protocol";
+pub const STATIC_TREE: &str = "addr-static-limits";
 
 /// The trees: the API behind Cloudflare with rate limits; a proxy behind an L4 balancer
 /// (the balancer is 127.0.0.1, the only trusted address) with rate limits.
@@ -33,6 +34,9 @@ pub fn trees() -> Vec<Tree> {
                 "--limit-path",
                 "/login",
             ]),
+        Tree::new(STATIC_TREE, "static", "limits.test")
+            .special(Special::Own)
+            .extra(&["--rate-limit"]),
         Tree::new(PP_TREE, "proxy", "pp.test")
             .special(Special::Own)
             .extra(&[
@@ -405,20 +409,34 @@ fn proxy_protocol_client_address(ctx: &Ctx) -> Result<(), String> {
     })
 }
 
-/// A page's assets are not counted: three bursts' worth of script requests at once from
-/// one client all get 200 (a page asks for dozens at once, and each counted against the
-/// rate before), while the same client's pages right after are still limited.
+/// On a static site a page's assets are not counted: three bursts' worth of requests for
+/// a script on disk at once from one client all get 200 (a page asks for dozens at once,
+/// and each counted against the rate before), while the same client's pages right after
+/// are still limited.
 fn assets_not_rate_limited(ctx: &Ctx) -> Result<(), String> {
     let (_, burst) = drained()?;
     let n = 3 * burst as usize;
-    let client = ["CF-Connecting-IP: 203.0.113.40"];
-    let assets = refused(ctx, CDN_ADDR, &client, n, "/bundle.js?n=")?;
+    let assets = refused(ctx, "127.0.0.1", &[], n, "/app.js?n=")?;
     expect(assets == 0, || {
         format!("{n} script requests at once: {assets} got 429, want none")
     })?;
-    let pages = refused(ctx, CDN_ADDR, &client, n, "pages-after-assets")?;
+    let pages = refused(ctx, "127.0.0.1", &[], n, "/index.html?n=")?;
     expect(pages >= burst as usize, || {
         format!("{n} page requests at once after them: {pages} got 429, want at least {burst}")
+    })
+}
+
+/// Where every URI reaches the application, one that looks like an asset is counted like
+/// any other: a burst of `/signin.js` from one client gets 429 beyond the burst (uncounted,
+/// it let a sign-in route that answers `.js` be tried without limit). Not under the tree's
+/// `--limit-path /login`, whose own zone would refuse it anyway.
+fn app_assets_counted(ctx: &Ctx) -> Result<(), String> {
+    let (_, burst) = drained()?;
+    let n = 3 * burst as usize;
+    let client = ["CF-Connecting-IP: 203.0.113.41"];
+    let refused = refused(ctx, CDN_ADDR, &client, n, "/signin.js?n=")?;
+    expect(refused >= burst as usize, || {
+        format!("{n} requests for /signin.js at once: {refused} got 429, want at least {burst}")
     })
 }
 
@@ -492,8 +510,13 @@ pub fn all() -> Vec<Behaviour> {
         },
         Behaviour {
             name: "assets_not_rate_limited",
-            applies: |t| t.id == CDN_TREE,
+            applies: |t| t.id == STATIC_TREE,
             run: assets_not_rate_limited,
+        },
+        Behaviour {
+            name: "app_assets_counted",
+            applies: |t| t.id == CDN_TREE,
+            run: app_assets_counted,
         },
         Behaviour {
             name: "cdn_keeps_idle_connections",
