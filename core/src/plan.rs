@@ -122,8 +122,8 @@ pub enum TableRole {
     /// `$frame_options`: `SAMEORIGIN` for an HTML response whose application sent no
     /// `X-Frame-Options` of its own, empty (no header) otherwise.
     FrameOptions,
-    /// `$page_expires`: `epoch` for HTML pages (revalidated on every visit), `off` for
-    /// every other type.
+    /// `$page_expires`: `epoch` for HTML pages and their 304s (revalidated on every
+    /// visit), `off` for every other type.
     PageExpires,
     /// `$connection_upgrade`: `upgrade` for WebSocket requests, empty (keepalive, and no
     /// other protocol's upgrade) otherwise.
@@ -172,9 +172,13 @@ impl TableRole {
             // The key is `<the response's own X-Frame-Options>=<its type>`: only an empty
             // header before the `=` matches.
             Self::FrameOptions => &[(r"~*^=(?:text/html|application/xhtml\+xml)", &["SAMEORIGIN"])],
+            // The key is `<the response's type>=<its URI>`. A 304 has no type (nginx's
+            // not-modified filter clears it before this is read), so a page's 304 is known
+            // by its URI: a directory's index or an `.html` file.
             Self::PageExpires => &[
                 ("default", &["off"]),
                 (r"~*^(?:text/html|application/xhtml\+xml)", &["epoch"]),
+                (r"~*^=/(?:.*(?:/|\.html?))?$", &["epoch"]),
             ],
             // WebSocket only: an `h2c` upgrade passed on would let a client talk HTTP/2
             // to the application past nginx's locations (h2c smuggling).

@@ -353,7 +353,7 @@ impl<'a> Reader<'a> {
             let magnitude = self
                 .text
                 .get(int_start..int_end)
-                .and_then(|d| d.parse::<u64>().ok());
+                .and_then(crate::digits::parse_u64);
             match (negative, magnitude) {
                 (false, Some(n)) => {
                     return Ok(i64::try_from(n).map_or(Number::Large(n), Number::Int));

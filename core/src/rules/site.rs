@@ -205,8 +205,7 @@ pub(super) static CLIENT_MAX_BODY_SIZE: Rule = Rule {
     .inputs(&["max_body_size"])],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
         if c.i.workload.dynamic() {
-            let size = c.i.max_body_size;
-            let value = size.nginx().unwrap_or_else(|| size.as_u64().to_string());
+            let value = super::proxy::size(c.i.max_body_size);
             let scope = Scope::Server {
                 server: c.content_server(),
             };
@@ -266,7 +265,7 @@ pub(super) static PAGE_EXPIRES_MAP: Rule = Rule {
     name: "map",
     texts: &[Text::new(
         "map.page_expires",
-        "epoch (Cache-Control: no-cache) for HTML pages; off, no header, for every other type, whose lifetime stays the browser's choice.",
+        "epoch (Cache-Control: no-cache) for HTML pages, and for their 304 answers, which carry no type and are known by the URI (a directory or .html); off, no header, for every other type, whose lifetime stays the browser's choice.",
     )],
     decide: Decide::When {
         // With the expires it feeds.
@@ -274,7 +273,7 @@ pub(super) static PAGE_EXPIRES_MAP: Rule = Rule {
         scope: Scope::Table {
             table: TableRole::PageExpires,
         },
-        args: &["$sent_http_content_type", "$page_expires"],
+        args: &["$sent_http_content_type=$uri", "$page_expires"],
     },
 };
 
@@ -630,7 +629,7 @@ mod tests {
         };
         assert_eq!(
             values_in(&s, pages, "map"),
-            ["$sent_http_content_type $page_expires"]
+            ["$sent_http_content_type=$uri $page_expires"]
         );
         assert_eq!(values(&s, "access_log")[1], "off");
         let m = plan(r#"{"workload":"mixed"}"#);

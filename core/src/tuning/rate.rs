@@ -19,7 +19,9 @@ impl ClientProfile {
     /// The profile of `workload`.
     pub const fn of(workload: Workload) -> Self {
         match workload {
-            // A page and its assets over 6 connections.
+            // A page and its assets over 6 connections. Static sites do not count the
+            // assets (`$limit_client`), so there the rate is generous for pages alone;
+            // mixed sites count them, since an asset's URI may reach the application.
             Workload::Static | Workload::Mixed => Self {
                 connections: 6,
                 requests_per_connection: 5,
@@ -42,7 +44,8 @@ impl ClientProfile {
 pub const REQ_STATE_BYTES: u64 = 128;
 /// Bytes of one `limit_conn` state on a 64-bit nginx (64 bytes).
 pub const CONN_STATE_BYTES: u64 = 64;
-/// Seconds of the client's rate that may arrive at once (a page and its assets).
+/// Seconds of the client's rate that may arrive at once (a page and, where they are
+/// counted, its assets).
 pub const BURST_SECONDS: u32 = 2;
 /// Clients that may share one address (an office or a carrier NAT) before the
 /// connection limit bites.

@@ -252,24 +252,12 @@ fn lock_one_php_run(ctx: &Ctx) -> Result<(), String> {
 fn keyed_by_the_clients_scheme(ctx: &Ctx) -> Result<(), String> {
     let _fpm = start(ctx)?;
     let path = format!("{SCHEME_PAGE}?c=scheme");
-    let mut seen = Vec::new();
-    for proto in ["http", "https", "https"] {
-        let r = ctx.send(&ctx.from_balancer(&path, proto));
+    ctx.cached_per_scheme(&path, |r| {
         if r.exit != 0 || r.status != 200 {
-            return Err(format!("{path} for {proto}: {}", r.summary()));
+            return Err(format!("{path}: {}", r.summary()));
         }
         let cache = r.header("x-cache-status").unwrap_or("");
-        seen.push(format!("{proto}: {cache} for {}", r.text()));
-    }
-    let want = [
-        "http: MISS for http",
-        "https: MISS for https",
-        "https: HIT for https",
-    ];
-    if seen != want {
-        return Err(format!(
-            "X-Forwarded-Proto, X-Cache-Status and the scheme PHP saw: {seen:?}, expected {want:?}"
-        ));
-    }
+        Ok((cache.to_string(), r.text()))
+    })?;
     expect_runs("scheme", 2, "one page over HTTP and HTTPS")
 }
