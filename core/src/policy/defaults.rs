@@ -98,6 +98,11 @@ pub const NGINX_DEFAULTS: &[StockDefault] = &[
         since: ANY,
     },
     StockDefault {
+        directive: "http2_idle_timeout",
+        value: "3m",
+        since: ANY,
+    },
+    StockDefault {
         directive: "keepalive_requests",
         value: "100",
         since: ANY,

@@ -82,7 +82,7 @@ pub const NGINX_MODULES: &[(&str, &[&str])] = &[
     ),
     (
         "https://nginx.org/en/docs/http/ngx_http_v2_module.html",
-        &["http2"],
+        &["http2", "http2_idle_timeout"],
     ),
     (
         "https://nginx.org/en/docs/http/ngx_http_core_module.html",

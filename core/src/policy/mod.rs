@@ -56,6 +56,9 @@ pub enum Feature {
     SslRejectHandshake,
     /// `ssl_conf_command`: OpenSSL configuration commands, such as `NumTickets`.
     SslConfCommand,
+    /// Idle HTTP/2 connections close after `keepalive_timeout` (`http2_idle_timeout`,
+    /// 3 minutes, is obsolete).
+    Http2KeepaliveTimeout,
     /// `keepalive_requests` defaults to 1000 (was 100).
     KeepaliveRequests1000,
     /// Session ticket keys rotate automatically with a shared `ssl_session_cache`, so
@@ -112,6 +115,12 @@ pub const GATES: &[Gate] = &[
         software: Software::Nginx,
         since: v(1, 19, 4),
         source: "nginx CHANGES 1.19.4",
+    },
+    Gate {
+        feature: Feature::Http2KeepaliveTimeout,
+        software: Software::Nginx,
+        since: v(1, 19, 7),
+        source: "nginx CHANGES 1.19.7",
     },
     Gate {
         feature: Feature::KeepaliveRequests1000,
@@ -204,6 +213,7 @@ impl Feature {
             Self::EpollExclusive => "EpollExclusive",
             Self::SslRejectHandshake => "SslRejectHandshake",
             Self::SslConfCommand => "SslConfCommand",
+            Self::Http2KeepaliveTimeout => "Http2KeepaliveTimeout",
             Self::KeepaliveRequests1000 => "KeepaliveRequests1000",
             Self::TicketKeyRotation => "TicketKeyRotation",
             Self::Tls13ByDefault => "Tls13ByDefault",

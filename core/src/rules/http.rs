@@ -3,6 +3,7 @@
 use super::{Ctx, Decide, Out, Rule, Text, always};
 use crate::inputs::{AccessLog, Cdn, Workload};
 use crate::plan::Scope;
+use crate::policy::Feature;
 
 const H: Scope = Scope::Http;
 
@@ -98,15 +99,37 @@ pub(super) static KEEPALIVE_TIMEOUT: Rule = Rule {
         .inputs(&["cdn", "behind_lb"]),
     ],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
-        // Behind a balancer the balancer is the client, whatever is in front of it.
-        let cdn_idle = crate::policy::cdn::idle_reuse_seconds(c.i.cdn).filter(|_| !c.i.behind_lb);
-        if let Some(idle) = cdn_idle {
-            let value = crate::digits::keyed("", u64::from(idle) + 5) + "s";
+        if let Some(value) = outlasting_the_cdn(c) {
             out.set_value(H, value, &KEEPALIVE_TIMEOUT.texts[2], None);
         } else if c.i.behind_lb {
             out.set(H, &["75s"], &KEEPALIVE_TIMEOUT.texts[0]);
         } else {
             out.set(H, &["30s"], &KEEPALIVE_TIMEOUT.texts[1]);
+        }
+    }),
+};
+
+/// An idle time a little longer than the CDN's reuse of idle connections to the origin
+/// (`905s`), when a CDN is nginx's client. Behind a balancer the balancer is the client,
+/// whatever is in front of it.
+fn outlasting_the_cdn(c: &Ctx) -> Option<String> {
+    let idle = crate::policy::cdn::idle_reuse_seconds(c.i.cdn).filter(|_| !c.i.behind_lb)?;
+    Some(crate::digits::keyed("", u64::from(idle) + 5) + "s")
+}
+
+pub(super) static HTTP2_IDLE_TIMEOUT: Rule = Rule {
+    name: "http2_idle_timeout",
+    texts: &[Text::new(
+        "http2_idle_timeout",
+        "nginx before {Http2KeepaliveTimeout} closes idle HTTP/2 connections after 3 minutes whatever keepalive_timeout says, and the CDN reuses them for longer (with HTTP/2 to the origin on): the same time as keepalive_timeout. Later versions use keepalive_timeout for HTTP/2 too.",
+    )
+    .inputs(&["cdn", "behind_lb", "tls", "nginx_version"])],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        if c.i.tls
+            && !c.v.has(Feature::Http2KeepaliveTimeout)
+            && let Some(value) = outlasting_the_cdn(c)
+        {
+            out.set_value(H, value, &HTTP2_IDLE_TIMEOUT.texts[0], None);
         }
     }),
 };
@@ -475,6 +498,25 @@ mod tests {
         assert_eq!(value(&cdn, "keepalive_timeout").as_deref(), Some("905s"));
         let both = plan(r#"{"cdn":"cloudflare","behind_lb":true}"#);
         assert_eq!(value(&both, "keepalive_timeout").as_deref(), Some("75s"));
+    }
+
+    #[test]
+    fn http2_idles_as_long_on_old_nginx_behind_a_cdn() {
+        let cdn = |more: &str| plan(&format!(r#"{{"cdn":"cloudflare","tls":true{more}}}"#));
+        let old = cdn(r#","nginx_version":"1.18.0""#);
+        assert_eq!(value(&old, "http2_idle_timeout").as_deref(), Some("905s"));
+        // `any` is written for the oldest supported version.
+        let any = cdn("");
+        assert_eq!(value(&any, "http2_idle_timeout").as_deref(), Some("905s"));
+        for newer in [
+            r#","nginx_version":"1.19.7""#,
+            r#","nginx_version":"1.18.0","behind_lb":true"#,
+        ] {
+            assert_eq!(value(&cdn(newer), "http2_idle_timeout"), None, "{newer}");
+        }
+        let plain = plan(r#"{"cdn":"cloudflare","nginx_version":"1.18.0"}"#);
+        assert_eq!(value(&plain, "http2_idle_timeout"), None);
+        assert_eq!(value(&plan(r#"{"tls":true}"#), "http2_idle_timeout"), None);
     }
 
     #[test]

@@ -348,6 +348,7 @@ pub static RULES: &[&Rule] = &[
     &http::TCP_NODELAY,
     &files::AIO,
     &http::KEEPALIVE_TIMEOUT,
+    &http::HTTP2_IDLE_TIMEOUT,
     &http::KEEPALIVE_REQUESTS,
     &http::CLIENT_BODY_BUFFER_SIZE,
     &http::LARGE_CLIENT_HEADER_BUFFERS,
