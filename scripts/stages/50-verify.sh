@@ -91,8 +91,9 @@ cargo test -p nginx-gen-verify --locked -- --include-ignored --test-threads 1 --
 fuzz_secs=${NGINX_GEN_FUZZ_SECONDS:-15}
 if cargo +nightly --version >/dev/null 2>&1; then
   if ! command -v cargo-fuzz >/dev/null 2>&1; then
+    # It only drives cargo: unoptimised, it compiles in a fraction of the time (setup.sh).
     say "cargo install cargo-fuzz (once)"
-    cargo install --locked --quiet cargo-fuzz
+    cargo install --debug --locked --quiet cargo-fuzz
   fi
   # Built objects are cached outside the clone, so CI's fresh checkout reuses them.
   fuzz_target="${NGINX_GEN_CACHE:-/var/cache/nginx-gen}/fuzz-target"
