@@ -162,41 +162,6 @@ pub fn all(mut setup: Setup) -> Result<(Vec<ModeResult>, Vec<String>), String> {
     Ok((modes, notes))
 }
 
-/// How an instance under test was started, to start it again.
-struct Start {
-    label: String,
-    prefix: PathBuf,
-    conf: PathBuf,
-    launch: Launch,
-}
-
-impl Start {
-    fn run(&self, workers: usize) -> Result<Nginx, String> {
-        Nginx::start(&self.label, &self.prefix, &self.conf, workers, &self.launch)
-    }
-}
-
-/// Starts every instance under test afresh (in the order they were first started). Two
-/// instances of the same configuration keep a difference of their own for as long as they
-/// run: measured 2026-12-05 (html, 50 connections, 20 interleaved rounds per pair) at
-/// 0.965, 1.019, 1.030 and 0.997 in four fresh pairs, each with a 95 % interval of only
-/// ±0.3–0.6 %, so rounds of the same instances measure that pair's difference, not the
-/// configurations'. Started afresh every round, five pairs gave 0.979 to 1.010 (±1.1–2.0 %):
-/// the difference is drawn anew each round and the interval covers it.
-fn restart(
-    instances: &mut [Vec<Option<(Nginx, u16)>>],
-    starts: &[Start],
-    workers: usize,
-) -> Result<(), String> {
-    let mut next = starts.iter();
-    for (n, _) in instances.iter_mut().flatten().flatten() {
-        n.stop();
-        let start = next.next().ok_or("an instance without its start")?;
-        *n = start.run(workers)?;
-    }
-    Ok(())
-}
-
 fn run_mode(link: &str, link_mbit: Option<u32>, s: &Setup) -> Result<ModeResult, String> {
     let started = Instant::now();
     let name = crate::results::mode_name(link_mbit);
@@ -231,9 +196,8 @@ fn run_mode(link: &str, link_mbit: Option<u32>, s: &Setup) -> Result<ModeResult,
         .into_iter()
         .filter(|f| s.scen.iter().any(|sc| sc.family == *f))
         .collect();
-    // instances[variant][family index in Family::ALL], and how each was started.
+    // instances[variant][family index in Family::ALL].
     let mut instances: Vec<Vec<Option<(Nginx, u16)>>> = Vec::new();
-    let mut starts: Vec<Start> = Vec::new();
     for v in s.variants {
         let mut row = Vec::new();
         for f in Family::ALL {
@@ -248,14 +212,9 @@ fn run_mode(link: &str, link_mbit: Option<u32>, s: &Setup) -> Result<ModeResult,
                 nofile: w.nofile,
                 ..s.server.clone()
             };
-            let start = Start {
-                label: format!("{} ({})", v.name, f.name()),
-                prefix,
-                conf: w.conf,
-                launch,
-            };
-            row.push(Some((start.run(env.workers)?, p)));
-            starts.push(start);
+            let label = format!("{} ({})", v.name, f.name());
+            let n = Nginx::start(&label, &prefix, &w.conf, env.workers, &launch)?;
+            row.push(Some((n, p)));
         }
         instances.push(row);
     }
@@ -313,8 +272,11 @@ fn run_mode(link: &str, link_mbit: Option<u32>, s: &Setup) -> Result<ModeResult,
     let total = cells.len() * s.variants.len() * s.opts.rounds;
     let mut done = 0;
     for round in 0..s.opts.rounds {
+        // Every instance starts afresh each round after the first (see `Nginx::restart`).
         if round > 0 {
-            restart(&mut instances, &starts, env.workers)?;
+            for (n, _) in instances.iter_mut().flatten().flatten() {
+                n.restart()?;
+            }
         }
         for cell in &mut cells {
             // Rotate the order every round (A B C, B C A, C A B …), so a periodic disturbance
@@ -334,16 +296,7 @@ fn run_mode(link: &str, link_mbit: Option<u32>, s: &Setup) -> Result<ModeResult,
                 let sc = &cell.scenario;
                 let r = match sc.tool() {
                     Tool::Wrk => {
-                        // A TLS run starts with a handshake storm (every connection at once,
-                        // ~0.1 s for 200 on an idle machine), and a slow upstream's with every
-                        // connection waiting 50 ms at once, so these runs last ≥ 2 s outside
-                        // the smoke test.
-                        let ramp = sc.tls() || sc.path == site::SLOW;
-                        let seconds = if ramp && !s.opts.quick {
-                            s.opts.seconds.max(2)
-                        } else {
-                            s.opts.seconds
-                        };
+                        let seconds = sc.run_seconds(s.opts.seconds, s.opts.quick);
                         wrk::run(
                             &s.client,
                             &s.script,

@@ -69,6 +69,25 @@ impl Scenario {
     pub fn tls(&self) -> bool {
         self.family == Family::Tls
     }
+
+    /// Seconds per wrk run of this scenario, given `--seconds` (the smoke test's `quick`
+    /// runs keep it). A TLS run starts with a handshake storm (every connection at once,
+    /// ~0.1 s for 200 on an idle machine): ≥ 2 s. Behind the slow upstream nginx works only
+    /// about 6 % of a CPU (966 req/s at ~60 µs each), so a 2-s run measures ~120 ms of it:
+    /// an A/A control of two identical instances came out at 1.050× (1.004..1.097) in 60
+    /// rounds of 2 s, and 40 rounds of 4 s decided its cell (0.981×, control 1.009×,
+    /// 2026-12-05): ≥ 4 s. The other load tools run a fixed amount of work: `asked`.
+    pub fn run_seconds(&self, asked: u32, quick: bool) -> u32 {
+        if quick {
+            return asked;
+        }
+        let floor = match self.tool() {
+            Tool::Wrk if self.path == site::SLOW => 4,
+            Tool::Wrk if self.tls() => 2,
+            _ => 0,
+        };
+        asked.max(floor)
+    }
 }
 
 pub fn scenarios() -> Vec<Scenario> {
@@ -207,5 +226,19 @@ mod tests {
             }
             assert_eq!(s.needs_h2(), s.id == "h2");
         }
+    }
+
+    #[test]
+    fn run_lengths_have_floors_outside_the_smoke_test() {
+        let secs = |id: &str, asked, quick| by_id(id).run_seconds(asked, quick);
+        assert_eq!(secs("html", 1, false), 1);
+        assert_eq!(secs("tls", 1, false), 2);
+        assert_eq!(secs("proxy-slow", 1, false), 4);
+        assert_eq!(secs("proxy-slow", 6, false), 6);
+        // Handshakes and HTTP/2 keep what was asked; the smoke test keeps its 1 s.
+        assert_eq!(secs("tls-full", 1, false), 1);
+        assert_eq!(secs("h2", 1, false), 1);
+        assert_eq!(secs("proxy-slow", 1, true), 1);
+        assert_eq!(secs("tls", 1, true), 1);
     }
 }

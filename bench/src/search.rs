@@ -626,11 +626,7 @@ fn search(o: &SearchOpts) -> Result<bool, String> {
         .map(|(sc, _, tried, _)| budget::Job {
             alts: tried.len(),
             cells: o.conns_of(sc).len(),
-            load_s: if sc.family == variants::Family::Tls && !o.quick {
-                o.seconds.max(2)
-            } else {
-                o.seconds
-            },
+            load_s: sc.run_seconds(o.seconds, o.quick),
         })
         .collect();
     let fits = budget::fit(o.budget, &jobs, shape);

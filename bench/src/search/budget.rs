@@ -57,7 +57,7 @@ pub struct Job {
     pub alts: usize,
     /// Connection counts (cells) per stage.
     pub cells: usize,
-    /// Seconds of load per wrk run (TLS runs last ≥ 2 s).
+    /// Seconds of load per run (`Scenario::run_seconds`).
     pub load_s: u32,
 }
 

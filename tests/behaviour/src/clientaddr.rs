@@ -135,10 +135,7 @@ fn statuses(
     expect(codes.len() == n, || {
         format!("{label}: {} of {n} answers (curl {status:?})", codes.len())
     })?;
-    let span = match (first, last) {
-        (Some(a), Some(b)) => b - a,
-        _ => Duration::ZERO,
-    };
+    let span = last.zip(first).map(|(b, a)| b - a).unwrap_or_default();
     Ok((codes, span))
 }
 
@@ -281,15 +278,15 @@ fn rate_limit_429(ctx: &Ctx) -> Result<(), String> {
         ("203.0.113.30 via Cloudflare", a),
         ("192.0.2.10 spoofing", c),
     ] {
-        let (codes, took) = result?;
+        let (codes, span) = result?;
         let ok = count(&codes, 200);
         let limited = count(&codes, 429);
         // The first request, the burst behind it, and what the bucket drained meanwhile.
-        let want_ok = f64::from(rate) * took.as_secs_f64() + f64::from(burst) + 1.0;
+        let want_ok = f64::from(rate) * span.as_secs_f64() + f64::from(burst) + 1.0;
         let want_limited = fast as f64 - want_ok;
         eprintln!(
             "rate_limit_429: {who}: {fast} requests answered over {:.2} s at {} r/s, rate {rate} r/s, burst {burst}: {ok} answered (expected {want_ok:.1}), {limited} × 429 (expected {want_limited:.1})",
-            took.as_secs_f64(),
+            span.as_secs_f64(),
             3 * rate
         );
         expect(ok + limited == fast, || {
@@ -298,7 +295,7 @@ fn rate_limit_429(ctx: &Ctx) -> Result<(), String> {
         expect(within(ok, want_ok) && within(limited, want_limited), || {
             format!(
                 "{who}: {ok} answered and {limited} × 429 over {:.2} s, want {want_ok:.1} and {want_limited:.1} (±10 %)",
-                took.as_secs_f64()
+                span.as_secs_f64()
             )
         })?;
     }
