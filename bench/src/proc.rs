@@ -259,13 +259,14 @@ impl Nginx {
             std::os::unix::fs::symlink("/usr/share/nginx/modules", &modules)
                 .map_err(|e| format!("{}: {e}", modules.display()))?;
         }
+        Self::check(label, prefix, conf, launch)?;
         let mut me = Self {
             label: label.to_string(),
             prefix: prefix.to_path_buf(),
             conf: conf.to_path_buf(),
             workers,
             launch: launch.clone(),
-            child: Self::spawn(label, prefix, conf, launch)?,
+            child: Self::spawn(prefix, conf, launch)?,
         };
         me.wait_for_workers()?;
         Ok(me)
@@ -278,21 +279,29 @@ impl Nginx {
     /// ±0.3–0.6 %, so rounds of the same instances measure that pair's difference, not the
     /// configurations'. Started afresh every round, five pairs gave 0.979 to 1.010
     /// (±1.1–2.0 %): the difference is drawn anew each round and the interval covers it.
+    /// The configuration passed `nginx -t` at the first start and has not changed since.
     pub fn restart(&mut self) -> Result<(), String> {
         self.stop();
-        self.child = Self::spawn(&self.label, &self.prefix, &self.conf, &self.launch)?;
+        self.child = Self::spawn(&self.prefix, &self.conf, &self.launch)?;
         self.wait_for_workers()
     }
 
-    /// `nginx -t`, then nginx itself in the foreground.
-    fn spawn(label: &str, prefix: &Path, conf: &Path, launch: &Launch) -> Result<Child, String> {
-        let p = prefix.to_string_lossy().to_string();
-        let c = conf.to_string_lossy().to_string();
-        let e = prefix.join(ERROR_LOG).to_string_lossy().to_string();
-        let base = ["-p", &p, "-c", &c, "-e", &e, "-g", "daemon off;"];
-        let test = launch
-            .command(NGINX)
-            .args(base)
+    /// `nginx -p PREFIX -c CONF -e ERROR_LOG -g 'daemon off;'`, launched as `launch` says.
+    fn command(prefix: &Path, conf: &Path, launch: &Launch) -> Command {
+        let mut cmd = launch.command(NGINX);
+        cmd.arg("-p")
+            .arg(prefix)
+            .arg("-c")
+            .arg(conf)
+            .arg("-e")
+            .arg(prefix.join(ERROR_LOG))
+            .args(["-g", "daemon off;"]);
+        cmd
+    }
+
+    /// `nginx -t` of the configuration.
+    fn check(label: &str, prefix: &Path, conf: &Path, launch: &Launch) -> Result<(), String> {
+        let test = Self::command(prefix, conf, launch)
             .arg("-t")
             .output()
             .map_err(|e| format!("{NGINX}: {e}"))?;
@@ -302,9 +311,12 @@ impl Nginx {
                 String::from_utf8_lossy(&test.stderr)
             ));
         }
-        let child = launch
-            .command(NGINX)
-            .args(base)
+        Ok(())
+    }
+
+    /// nginx itself in the foreground.
+    fn spawn(prefix: &Path, conf: &Path, launch: &Launch) -> Result<Child, String> {
+        let child = Self::command(prefix, conf, launch)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
