@@ -125,6 +125,9 @@ pub enum TableRole {
     /// `$page_expires`: `epoch` for HTML pages and their 304s (revalidated on every
     /// visit), `off` for every other type.
     PageExpires,
+    /// `$page_by_uri`: for a response without a type (a 304), `epoch` when its URI is a
+    /// page's, `off` otherwise.
+    PageByUri,
     /// `$connection_upgrade`: `upgrade` for WebSocket requests, empty (keepalive, and no
     /// other protocol's upgrade) otherwise.
     ConnectionUpgrade,
@@ -149,10 +152,11 @@ pub type Row = (&'static str, &'static [&'static str]);
 
 impl TableRole {
     /// Every table, in output order.
-    pub const ALL: [Self; 10] = [
+    pub const ALL: [Self; 11] = [
         Self::Types,
         Self::FrameOptions,
         Self::PageExpires,
+        Self::PageByUri,
         Self::ConnectionUpgrade,
         Self::ForwardedFor,
         Self::ForwardedScheme,
@@ -170,15 +174,28 @@ impl TableRole {
                 ("application/manifest+json", &["webmanifest"]),
             ],
             // The key is `<the response's own X-Frame-Options>=<its type>`: only an empty
-            // header before the `=` matches.
-            Self::FrameOptions => &[(r"~*^=(?:text/html|application/xhtml\+xml)", &["SAMEORIGIN"])],
-            // The key is `<the response's type>=<its URI>`. A 304 has no type (nginx's
-            // not-modified filter clears it before this is read), so a page's 304 is known
-            // by its URI: a directory's index or an `.html` file.
+            // header before the `=` matches. The types nginx sets itself are exact keys, found
+            // in the map's hash without running the pattern, which stays for an
+            // application's type with a charset.
+            Self::FrameOptions => &[
+                ("=text/html", &["SAMEORIGIN"]),
+                ("=application/xhtml+xml", &["SAMEORIGIN"]),
+                (r"~*^=(?:text/html|application/xhtml\+xml)", &["SAMEORIGIN"]),
+            ],
+            // The key is the response's type, exact keys first as above. A 304 has no type
+            // (nginx's not-modified filter clears it before this is read), so a page's 304 is
+            // known by its URI, in the next table.
             Self::PageExpires => &[
                 ("default", &["off"]),
+                ("text/html", &["epoch"]),
+                ("application/xhtml+xml", &["epoch"]),
+                ("", &["$page_by_uri"]),
                 (r"~*^(?:text/html|application/xhtml\+xml)", &["epoch"]),
-                (r"~*^=/(?:.*(?:/|\.html?))?$", &["epoch"]),
+            ],
+            // The key is the URI: a directory's index or an `.html` file.
+            Self::PageByUri => &[
+                ("default", &["off"]),
+                (r"~*^/(?:.*(?:/|\.html?))?$", &["epoch"]),
             ],
             // WebSocket only: an `h2c` upgrade passed on would let a client talk HTTP/2
             // to the application past nginx's locations (h2c smuggling).

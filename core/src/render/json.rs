@@ -269,7 +269,7 @@ names! {
     }
     TableRole {
         Types => "types", FrameOptions => "frame_options", PageExpires => "page_expires",
-        ConnectionUpgrade => "connection_upgrade",
+        PageByUri => "page_by_uri", ConnectionUpgrade => "connection_upgrade",
         ForwardedFor => "forwarded_for", ForwardedScheme => "forwarded_scheme",
         ForwardedHttps => "forwarded_https",
         CacheBypass => "cache_bypass",

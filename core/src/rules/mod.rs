@@ -397,6 +397,7 @@ pub static RULES: &[&Rule] = &[
     &site::TYPES,
     &headers::FRAME_OPTIONS_MAP,
     &site::PAGE_EXPIRES_MAP,
+    &site::PAGE_BY_URI_MAP,
     &proxy::UPGRADE_MAP,
     &proxy::FORWARDED_FOR_MAP,
     &proxy::FORWARDED_SCHEME_MAP,

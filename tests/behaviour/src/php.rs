@@ -244,7 +244,19 @@ pub fn write(ctx: &Ctx, rel: &str, data: &str) -> Result<(), String> {
 }
 
 /// The pages: an index that PHP must run, a slow page for load, an upload with PHP in it.
+/// The first time, it waits out the second of `open_file_cache_valid`: the tree's earlier
+/// trials asked for `/` before `index.php` existed, and nginx remembers that miss
+/// (`open_file_cache_errors`) for that second, as it would after a real deploy.
 fn write_pages(ctx: &Ctx) -> Result<(), String> {
+    let first = !Path::new(ctx.tree.root).join("index.php").exists();
+    write_page_files(ctx)?;
+    if first {
+        std::thread::sleep(Duration::from_millis(1100));
+    }
+    Ok(())
+}
+
+fn write_page_files(ctx: &Ctx) -> Result<(), String> {
     write(
         ctx,
         "/index.php",
