@@ -71,24 +71,30 @@ impl Scenario {
     }
 
     /// Seconds per wrk run of this scenario, given `--seconds` (the smoke test's `quick`
-    /// runs keep it). A TLS run starts with a handshake storm (every connection at once,
-    /// ~0.1 s for 200 on an idle machine): ≥ 2 s. Behind the slow upstream nginx works only
-    /// about 6 % of a CPU (966 req/s at ~60 µs each), so a 2-s run measures ~120 ms of it:
-    /// an A/A control of two identical instances came out at 1.050× (1.004..1.097) in 60
-    /// rounds of 2 s, and 40 rounds of 4 s decided its cell (0.981×, control 1.009×,
-    /// 2026-12-05): ≥ 4 s. The other load tools run a fixed amount of work: `asked`.
+    /// runs keep it): at least [`TLS_RUN_FLOOR`] with TLS, [`SLOW_RUN_FLOOR`] through the
+    /// slow upstream. The other load tools run a fixed amount of work: `asked`.
     pub fn run_seconds(&self, asked: u32, quick: bool) -> u32 {
         if quick {
             return asked;
         }
         let floor = match self.tool() {
-            Tool::Wrk if self.path == site::SLOW => 4,
-            Tool::Wrk if self.tls() => 2,
+            Tool::Wrk if self.path == site::SLOW => SLOW_RUN_FLOOR,
+            Tool::Wrk if self.tls() => TLS_RUN_FLOOR,
             _ => 0,
         };
         asked.max(floor)
     }
 }
+
+/// Seconds a TLS wrk run lasts at least: it starts with a handshake storm (every connection
+/// at once, ~0.1 s for 200 on an idle machine).
+pub const TLS_RUN_FLOOR: u32 = 2;
+
+/// Seconds a wrk run through the slow upstream lasts at least. nginx works only about 6 %
+/// of a CPU there (966 req/s at ~60 µs each), so a 2-s run measures ~120 ms of it: an A/A
+/// control of two identical instances came out at 1.050× (1.004..1.097) in 60 rounds of
+/// 2 s, and 40 rounds of 4 s decided its cell (0.981×, control 1.009×, 2026-12-05).
+pub const SLOW_RUN_FLOOR: u32 = 4;
 
 pub fn scenarios() -> Vec<Scenario> {
     vec![
