@@ -176,8 +176,10 @@ impl TableRole {
             // The key is `<the response's own X-Frame-Options>=<its type>`: only an empty
             // header before the `=` matches. The types nginx sets itself are exact keys, found
             // in the map's hash without running the pattern, which stays for an
-            // application's type with a charset.
+            // application's type with a charset. Anything else: empty, no header (the
+            // default written out, as gixy's hash_without_default wants).
             Self::FrameOptions => &[
+                ("default", &[""]),
                 ("=text/html", &["SAMEORIGIN"]),
                 ("=application/xhtml+xml", &["SAMEORIGIN"]),
                 (r"~*^=(?:text/html|application/xhtml\+xml)", &["SAMEORIGIN"]),

@@ -190,24 +190,27 @@ mod tests {
             ["$sent_http_x_frame_options=$sent_http_content_type $frame_options"]
         );
         // Pages only (a charset may follow), and only those without the header already
-        // (nothing before the `=`); no default row, so anything else maps to empty and gets
-        // no header. The exact keys are the pattern's two types without a charset. The
-        // behaviour tests send all of these to a live nginx.
+        // (nothing before the `=`); anything else maps to empty and gets no header. The
+        // exact keys are the pattern's two types without a charset. The behaviour tests
+        // send all of these to a live nginx.
         let rows: Vec<_> = TableRole::FrameOptions.rows().iter().map(|r| r.0).collect();
         assert_eq!(
             rows,
             [
+                "default",
                 "=text/html",
                 "=application/xhtml+xml",
                 r"~*^=(?:text/html|application/xhtml\+xml)"
             ]
         );
-        assert!(
-            TableRole::FrameOptions
-                .rows()
-                .iter()
-                .all(|r| r.1 == ["SAMEORIGIN"])
-        );
+        for (key, value) in TableRole::FrameOptions.rows() {
+            let want: &[&str] = if *key == "default" {
+                &[""]
+            } else {
+                &["SAMEORIGIN"]
+            };
+            assert_eq!(*value, want, "{key}");
+        }
         assert!(omitted(&p, "add_header Referrer-Policy"));
         assert!(!omitted(
             &p,
