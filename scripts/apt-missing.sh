@@ -10,5 +10,7 @@ done
 ((${#missing[@]})) || exit 0
 printf '\033[1mapt-missing:\033[0m installing Debian packages: %s\n' "${missing[*]}" >&2
 SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-$SUDO apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+# Background builds (scripts/test.sh) may install at the same time: wait for apt's lock.
+wait_lock=(-o DPkg::Lock::Timeout=600)
+$SUDO apt-get "${wait_lock[@]}" update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get "${wait_lock[@]}" install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -426,10 +426,18 @@ modules_of() { # LABEL
   sed -n 's/^modules=//p' "$info"
 }
 
+# One build at a time: scripts/test.sh starts `--all` beside the first stages, and the
+# stages that need the builds wait here for it rather than build the same tree twice.
+lock_builds() {
+  exec 9>"$cache/build.lock"
+  flock -n 9 || { say "waiting for the build already running (scripts/test.sh starts it beside the first stages)"; flock 9; }
+}
+
 case ${1:-1.26} in
   --list) printf '%s\n' 1.22 "${LABELS[@]}" ;;
   --modules) modules_of "${2:?--modules LABEL}" ;;
   --all)
+    lock_builds
     lines=()
     [ -x /usr/sbin/nginx ] && lines+=("1.22 /usr/sbin/nginx")
     for label in "${LABELS[@]}"; do
@@ -452,5 +460,5 @@ case ${1:-1.26} in
     printf '%s\n' "${lines[@]}"
     ;;
   -*) sed -n '2,/^set -euo/p' "$0" | sed '$d' >&2; exit 2 ;;
-  *) build "$1" ;;
+  *) lock_builds; build "$1" ;;
 esac

@@ -14,8 +14,11 @@
     reason = "a test harness reads files, the environment and runs processes"
 )]
 
-use std::path::PathBuf;
+use std::collections::BTreeSet;
+use std::hash::{DefaultHasher, Hash as _, Hasher as _};
+use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::Mutex;
 use std::time::Instant;
 
 use nginx_gen_core::policy::{GATES, Software};
@@ -32,6 +35,32 @@ struct Case {
     json: String,
     conf: PathBuf,
     openssl: String,
+    /// [`analysis_key`] of the tree.
+    key: u64,
+}
+
+/// The trees gixy-ng and Gixy-Next have passed (no finding of MEDIUM or HIGH), by
+/// [`analysis_key`]. The grids of the builds plan the same input sets and differ only where
+/// a version gate does, so most of a grid's trees were analysed already by an earlier grid
+/// in this process (`50-verify.sh` runs them in one); the analysers, which read nothing but
+/// the text, would only repeat themselves on those.
+static ANALYSED: Mutex<BTreeSet<u64>> = Mutex::new(BTreeSet::new());
+
+/// A tree's text as the analysers read it: every file's path and lines, without comment
+/// lines (the header names the nginx version) and with the grid's own directory (the
+/// test certificate's) taken out.
+fn analysis_key(files: &[render::File], dir: &Path) -> u64 {
+    let dir = dir.to_string_lossy();
+    let mut h = DefaultHasher::new();
+    for f in files {
+        f.path.hash(&mut h);
+        for line in f.contents.lines() {
+            if !line.trim_start().starts_with('#') {
+                line.replace(dir.as_ref(), "").hash(&mut h);
+            }
+        }
+    }
+    h.finish()
 }
 
 fn show_failures(kind: &str, cases: &[Case], failures: &[(usize, String)]) -> String {
@@ -121,6 +150,7 @@ fn run_grid(base: &Target, nginx: &Nginx) {
             json,
             conf,
             openssl,
+            key: analysis_key(&files, dir.path()),
         });
     }
     assert!(
@@ -164,15 +194,24 @@ fn run_grid(base: &Target, nginx: &Nginx) {
     eprintln!("{version}: done in {:.1} s", start.elapsed().as_secs_f64());
 }
 
-/// gixy-ng and Gixy-Next over every tree, each in `jobs` processes: no finding of MEDIUM
-/// or HIGH severity from either (no allow-list). Prints the trees per OpenSSL version and
-/// the findings per plugin and severity.
+/// gixy-ng and Gixy-Next over every tree not analysed yet (see [`ANALYSED`]), each in
+/// `jobs` processes: no finding of MEDIUM or HIGH severity from either (no allow-list).
+/// Prints the trees per OpenSSL version, how many were new, and the findings per plugin
+/// and severity.
 fn gixy_over(cases: &[Case], jobs: usize) {
     let mut per_openssl = std::collections::BTreeMap::<&str, usize>::new();
     for c in cases {
         *per_openssl.entry(c.openssl.as_str()).or_default() += 1;
     }
-    let confs: Vec<PathBuf> = cases.iter().map(|c| c.conf.clone()).collect();
+    let mut new = BTreeSet::new();
+    let fresh: Vec<&Case> = {
+        let done = ANALYSED.lock().expect("lock");
+        cases
+            .iter()
+            .filter(|c| !done.contains(&c.key) && new.insert(c.key))
+            .collect()
+    };
+    let confs: Vec<PathBuf> = fresh.iter().map(|c| c.conf.clone()).collect();
     let chunks: Vec<Vec<PathBuf>> = confs
         .chunks(confs.len().div_ceil(jobs).max(1))
         .map(<[PathBuf]>::to_vec)
@@ -201,9 +240,10 @@ fn gixy_over(cases: &[Case], jobs: usize) {
                 .or_default() += 1;
         }
         eprintln!(
-            "{}: {} trees (per OpenSSL version {per_openssl:?}), {} findings {by_plugin:?}, {} of MEDIUM or HIGH ({:.1} s)",
+            "{}: {} trees (per OpenSSL version {per_openssl:?}), {} of them analysed here (the others, the same text apart from comments, passed in an earlier grid or twice in this one), {} findings {by_plugin:?}, {} of MEDIUM or HIGH ({:.1} s)",
             analyser.name,
             cases.len(),
+            confs.len(),
             findings.len(),
             bad.len(),
             start.elapsed().as_secs_f64()
@@ -227,6 +267,7 @@ fn gixy_over(cases: &[Case], jobs: usize) {
         }
     }
     assert!(msg.is_empty(), "{msg}");
+    ANALYSED.lock().expect("lock").extend(new);
 }
 
 fn from_crossplane(block: &[Value]) -> Vec<Directive> {
@@ -400,6 +441,7 @@ fn analysers_every_openssl_gate() {
                 json: serde_json::to_string(&raw).expect("inputs serialise"),
                 conf,
                 openssl: v.to_string(),
+                key: analysis_key(&files, dir.path()),
             });
             made += 1;
         }
