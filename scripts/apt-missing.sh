@@ -10,7 +10,6 @@ done
 ((${#missing[@]})) || exit 0
 printf '\033[1mapt-missing:\033[0m installing Debian packages: %s\n' "${missing[*]}" >&2
 SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-# Background builds (scripts/test.sh) may install at the same time: wait for apt's lock.
-wait_lock=(-o DPkg::Lock::Timeout=600)
-$SUDO apt-get "${wait_lock[@]}" update -qq
-DEBIAN_FRONTEND=noninteractive $SUDO apt-get "${wait_lock[@]}" install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+# Background builds (scripts/test.sh) may use apt at the same time: wait for its locks.
+bash "$(dirname "$0")/apt-update.sh"
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

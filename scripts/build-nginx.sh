@@ -117,7 +117,7 @@ apt_update_once() { # SUITE…: update when a suite's Sources index is missing
   done
   if [ -n "$need" ]; then
     say "apt-get update (new deb-src entries)"
-    $SUDO apt-get update -qq >&2 || true
+    bash "$here/apt-update.sh" || true
     rm -f "$cache/.apt-update-needed"
   fi
 }
