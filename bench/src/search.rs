@@ -233,8 +233,10 @@ pub struct CellOutcome {
     pub screen: Vec<Score>,
     /// The confirmed candidates (patch body) and their scores in the fresh rounds.
     pub confirm: Vec<(String, Score)>,
-    /// The best configuration found (an index into `confirm`), when one came out ahead.
-    pub best: Option<usize>,
+    /// The confirmed candidate the goal is judged on (an index into `confirm`, see
+    /// [`rank::lead`]): the best configuration found when ahead of nginx-gen, else the
+    /// closest alternative.
+    pub lead: Option<usize>,
     /// nginx-gen against a second instance of itself in the confirmation (A/A): how far
     /// the harness's noise reaches. Its interval should contain 1.
     pub control: Option<Score>,
@@ -253,11 +255,17 @@ impl CellOutcome {
             gen_stat: Stat::default(),
             screen: Vec::new(),
             confirm: Vec::new(),
-            best: None,
+            lead: None,
             control: None,
             goal: None,
             rounds: 0,
         }
+    }
+
+    /// The best configuration found (an index into `confirm`): the lead, when it came out
+    /// ahead of nginx-gen.
+    pub fn best(&self) -> Option<usize> {
+        self.lead.filter(|&i| self.confirm[i].1.gain.mid > 1.0)
     }
 
     /// Judges the confirmed `candidates` from the confirmation's `cell` (nginx-gen at
@@ -266,11 +274,11 @@ impl CellOutcome {
         let s: Vec<Score> = (2..cell.samples.len())
             .map(|v| rank::score(cell, v, 0, workers))
             .collect();
-        let (best, goal) = rank::best(&s);
+        let (lead, goal) = rank::lead(&s);
         self.control = Some(rank::score(cell, 1, 0, workers));
         self.gen_stat = Stat::of(&cell.samples[0]);
         self.confirm = candidates.iter().cloned().zip(s).collect();
-        self.best = best;
+        self.lead = lead;
         self.goal = Some(goal);
         self.rounds = cell.samples[0].len();
     }
@@ -516,7 +524,7 @@ fn search_scenario(
             gen_stat: Stat::of(&c.samples[0]),
             screen: s,
             confirm: Vec::new(),
-            best: None,
+            lead: None,
             control: None,
             goal: Some(Goal::Best),
             rounds: 0,
