@@ -33,32 +33,29 @@ fn code(body: &str) -> String {
 
 /// The best configuration of a cell and its difference with nginx-gen's, as table cells.
 fn best_cells(c: &CellOutcome) -> (String, String, String, String) {
-    match (c.lead, c.best()) {
-        (Some(i), Some(_)) => {
+    match c.lead {
+        Some(i) => {
             let (body, s) = &c.confirm[i];
+            let (best, diff) = if c.best().is_some() {
+                (code(body), gain(s))
+            } else {
+                let closest = format!("closest: {} {}", code(body), gain(s));
+                ("nginx-gen's own".to_string(), closest)
+            };
             (
-                code(body),
-                gain(s),
+                best,
+                diff,
                 s.measure().to_string(),
                 s.verdict.text().to_string(),
             )
         }
-        (Some(i), None) => {
-            let (body, s) = &c.confirm[i];
-            (
-                "nginx-gen's own".to_string(),
-                format!("closest: {} {}", code(body), gain(s)),
-                s.measure().to_string(),
-                s.verdict.text().to_string(),
-            )
-        }
-        (None, _) if !c.confirm.is_empty() => (
+        None if !c.confirm.is_empty() => (
             "nginx-gen's own".to_string(),
             "no confirmed alternative met the bar".to_string(),
             String::new(),
             String::new(),
         ),
-        (None, _) => (
+        None => (
             "nginx-gen's own".to_string(),
             if c.screen.is_empty() {
                 "not searched".to_string()
