@@ -72,6 +72,13 @@ pub struct Opts {
           value_parser = clap::value_parser!(u32).range(1..))]
     pub seconds: u32,
 
+    /// Load a cell's variants at the same time, each by its own client, instead of one
+    /// after the other (set by the search's confirmation, not a flag): the machine's speed
+    /// then changes under all of them alike, so CPU per request compares them closely,
+    /// while req/s and p99 (the CPU is shared) do not.
+    #[arg(skip)]
+    pub together: bool,
+
     /// Connection counts for every scenario, comma-separated [default: per scenario, from
     /// 50, 200 and 1000; 50 on a shaped link]
     #[arg(long, value_name = "LIST", value_delimiter = ',', action = ArgAction::Set,

@@ -162,6 +162,64 @@ pub fn all(mut setup: Setup) -> Result<(Vec<ModeResult>, Vec<String>), String> {
     Ok((modes, notes))
 }
 
+/// One instance under load in a cell.
+struct Target<'a> {
+    nginx: &'a Nginx,
+    port: u16,
+    /// h2load's per-request log (one per instance: together, they run at once).
+    h2load_log: PathBuf,
+}
+
+/// One run of the cell's load tool against `t`, with the CPU time its nginx used meanwhile
+/// and the warnings it logged.
+fn load(s: &Setup, env: &Env, cell: &Cell, t: &Target) -> Result<Sample, String> {
+    let sc = &cell.scenario;
+    let scheme = if sc.tls() { "https" } else { "http" };
+    let before_log = warn_lines(&t.nginx.error_log()).len();
+    let cpu0 = t.nginx.cpu_ns();
+    let r = match sc.tool() {
+        Tool::Wrk => wrk::run(
+            &s.client,
+            &s.script,
+            &url(scheme, &env.addr, t.port, sc.path),
+            cell.conns,
+            sc.run_seconds(s.opts.seconds, s.opts.quick),
+            sc.headers,
+        ),
+        Tool::H2load { streams } => h2load::run(
+            &s.client,
+            &env.addr,
+            t.port,
+            sc.path,
+            cell.conns,
+            streams,
+            s.opts.seconds,
+            &t.h2load_log,
+        ),
+        Tool::Handshake { resume } => handshake::run(
+            &s.client,
+            &s.script.with_file_name(handshake::SCRIPT_NAME),
+            &env.addr,
+            t.port,
+            sc.path,
+            cell.conns,
+            s.opts.seconds,
+            resume,
+        ),
+    }?;
+    let cpu_ns = t.nginx.cpu_ns().saturating_sub(cpu0);
+    let log_lines = warn_lines(&t.nginx.error_log())
+        .len()
+        .saturating_sub(before_log);
+    // Let connections in TIME_WAIT and the last requests drain.
+    sleep(Duration::from_millis(50));
+    Ok(Sample {
+        wrk: r,
+        cpu_ns,
+        log_lines,
+    })
+}
+
 fn run_mode(link: &str, link_mbit: Option<u32>, s: &Setup) -> Result<ModeResult, String> {
     let started = Instant::now();
     let name = crate::results::mode_name(link_mbit);
@@ -242,8 +300,6 @@ fn run_mode(link: &str, link_mbit: Option<u32>, s: &Setup) -> Result<ModeResult,
             }
         }
     }
-    let handshake_script = s.script.with_file_name(handshake::SCRIPT_NAME);
-    let h2load_log = dir.join("h2load.log");
     let mut cells: Vec<Cell> = Vec::new();
     for sc in s.scen {
         // Over a shaped link the link is the bottleneck: one connection count (50) is enough
@@ -282,61 +338,27 @@ fn run_mode(link: &str, link_mbit: Option<u32>, s: &Setup) -> Result<ModeResult,
             // Rotate the order every round (A B C, B C A, C A B …), so a periodic disturbance
             // or a warm-up effect does not always hit the same variant.
             let count = s.variants.len();
-            for vi in (0..count).map(|i| (i + round) % count) {
+            let order: Vec<usize> = (0..count)
+                .map(|i| (i + round) % count)
+                .filter(|&vi| !not_applicable.contains(&(cell.scenario.id, vi)))
+                .filter(|&vi| instances[vi][fam_index(cell.scenario.family)].is_some())
+                .collect();
+            let family = fam_index(cell.scenario.family);
+            let target = |vi: usize| {
+                let (n, p) = instances[vi][family].as_ref().expect("filtered above");
+                Target {
+                    nginx: n,
+                    port: *p,
+                    h2load_log: dir.join(format!("h2load-{vi}.log")),
+                }
+            };
+            let mut record = |cell: &mut Cell, vi: usize, sample: Result<Sample, String>| {
                 let variant = &s.variants[vi];
-                let Some((n, p)) = &instances[vi][fam_index(cell.scenario.family)] else {
-                    continue;
-                };
-                if not_applicable.contains(&(cell.scenario.id, vi)) {
-                    continue;
-                }
-                let scheme = if cell.scenario.tls() { "https" } else { "http" };
-                let before_log = warn_lines(&n.error_log()).len();
-                let cpu0 = n.cpu_ns();
-                let sc = &cell.scenario;
-                let r = match sc.tool() {
-                    Tool::Wrk => {
-                        let seconds = sc.run_seconds(s.opts.seconds, s.opts.quick);
-                        wrk::run(
-                            &s.client,
-                            &s.script,
-                            &url(scheme, &env.addr, *p, sc.path),
-                            cell.conns,
-                            seconds,
-                            sc.headers,
-                        )
-                    }
-                    Tool::H2load { streams } => h2load::run(
-                        &s.client,
-                        &env.addr,
-                        *p,
-                        sc.path,
-                        cell.conns,
-                        streams,
-                        s.opts.seconds,
-                        &h2load_log,
-                    ),
-                    Tool::Handshake { resume } => handshake::run(
-                        &s.client,
-                        &handshake_script,
-                        &env.addr,
-                        *p,
-                        sc.path,
-                        cell.conns,
-                        s.opts.seconds,
-                        resume,
-                    ),
-                }
-                .map_err(|e| {
+                let sample = sample.map_err(|e| {
                     format!("{} {} c{}: {e}", variant.name, cell.scenario.id, cell.conns)
                 })?;
-                let cpu = n.cpu_ns().saturating_sub(cpu0);
-                let log_lines = warn_lines(&n.error_log()).len().saturating_sub(before_log);
-                cell.samples[vi].push(Sample {
-                    wrk: r,
-                    cpu_ns: cpu,
-                    log_lines,
-                });
+                let r = sample.wrk;
+                cell.samples[vi].push(sample);
                 done += 1;
                 eprintln!(
                     "[{name} {done}/{total}] round {} {:<9} c{:<4} {:<12} {:>9.0} req/s  p99 {:>7.2} ms  errors {}",
@@ -348,8 +370,36 @@ fn run_mode(link: &str, link_mbit: Option<u32>, s: &Setup) -> Result<ModeResult,
                     r.p99_us as f64 / 1000.0,
                     r.errors()
                 );
-                // Let connections in TIME_WAIT and the last requests drain.
-                sleep(Duration::from_millis(50));
+                Ok::<(), String>(())
+            };
+            if s.opts.together {
+                // Every variant at once, each by its own client.
+                let measured: Vec<(usize, Result<Sample, String>)> = std::thread::scope(|scope| {
+                    let runs: Vec<_> = order
+                        .iter()
+                        .map(|&vi| {
+                            let t = target(vi);
+                            let (cell, env) = (&*cell, &env);
+                            (vi, scope.spawn(move || load(s, env, cell, &t)))
+                        })
+                        .collect();
+                    runs.into_iter()
+                        .map(|(vi, h)| {
+                            let r = h
+                                .join()
+                                .unwrap_or_else(|_| Err("load thread panicked".into()));
+                            (vi, r)
+                        })
+                        .collect()
+                });
+                for (vi, sample) in measured {
+                    record(cell, vi, sample)?;
+                }
+            } else {
+                for &vi in &order {
+                    let sample = load(s, &env, cell, &target(vi));
+                    record(cell, vi, sample)?;
+                }
             }
         }
     }

@@ -97,6 +97,12 @@ pub struct SearchOpts {
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub more_rounds: usize,
 
+    /// Confirm one instance at a time, as the screen runs (req/s and p99 measured, but the
+    /// machine's changes of speed between runs stay in the intervals), instead of every
+    /// candidate and nginx-gen at once, compared by CPU per request
+    #[arg(long)]
+    pub apart: bool,
+
     /// How many of the screen's best alternatives are measured again (every --try patch is)
     #[arg(long, value_name = "N", default_value_t = 3,
           value_parser = RangedU64ValueParser::<usize>::new().range(1..))]
@@ -170,11 +176,18 @@ impl SearchOpts {
             rounds: self.rounds,
             confirm_rounds: self.confirm_rounds,
             confirm: self.confirm,
+            together: !self.apart,
         }
     }
 
     /// The main harness's options for one stage: loopback only, one scenario.
-    fn stage_opts(&self, sc: &Scenario, conns: &[u32], rounds: usize) -> Result<Opts, String> {
+    fn stage_opts(
+        &self,
+        sc: &Scenario,
+        conns: &[u32],
+        rounds: usize,
+        together: bool,
+    ) -> Result<Opts, String> {
         let mut o = Opts::try_parse_from([
             "nginx-gen-bench",
             "--nginx-cpus",
@@ -186,6 +199,7 @@ impl SearchOpts {
         o.quick = self.quick;
         o.rounds = rounds;
         o.seconds = self.seconds;
+        o.together = together;
         o.port = self.port;
         o.keep = self.keep;
         o.conns = Some(conns.to_vec());
@@ -270,13 +284,17 @@ impl CellOutcome {
 
     /// Judges the confirmed `candidates` from the confirmation's `cell` (nginx-gen at
     /// variant 0, its A/A control at 1, the candidates after them).
-    fn judge(&mut self, cell: &Cell, candidates: &[String], workers: usize) {
+    /// `together`: the confirmation loaded them at once (nginx-gen's figures then stay the
+    /// screen's: its rate and p99 were its own there).
+    fn judge(&mut self, cell: &Cell, candidates: &[String], workers: usize, together: bool) {
         let s: Vec<Score> = (2..cell.samples.len())
-            .map(|v| rank::score(cell, v, 0, workers))
+            .map(|v| rank::score(cell, v, 0, workers, together))
             .collect();
         let (lead, goal) = rank::lead(&s);
-        self.control = Some(rank::score(cell, 1, 0, workers));
-        self.gen_stat = Stat::of(&cell.samples[0]);
+        self.control = Some(rank::score(cell, 1, 0, workers, together));
+        if !together {
+            self.gen_stat = Stat::of(&cell.samples[0]);
+        }
         self.confirm = candidates.iter().cloned().zip(s).collect();
         self.lead = lead;
         self.goal = Some(goal);
@@ -378,8 +396,9 @@ fn stage(
     (sc, conns): (&Scenario, &[u32]),
     variants: &[Variant],
     rounds: usize,
+    together: bool,
 ) -> Result<ModeResult, String> {
-    let opts = o.stage_opts(sc, conns, rounds)?;
+    let opts = o.stage_opts(sc, conns, rounds, together)?;
     let tmp = prepared.tmp.join(dir);
     std::fs::create_dir_all(&tmp).map_err(|e| format!("{}: {e}", tmp.display()))?;
     let prep = Prepared {
@@ -498,6 +517,7 @@ fn search_scenario(
         (sc, &conns),
         &vs,
         o.rounds,
+        false,
     )?;
     ok &= harness_ok(std::slice::from_ref(&screen));
     let scores: Vec<Vec<Score>> = screen
@@ -505,7 +525,7 @@ fn search_scenario(
         .iter()
         .map(|c| {
             (1..vs.len())
-                .map(|v| rank::score(c, v, 0, workers))
+                .map(|v| rank::score(c, v, 0, workers, false))
                 .collect()
         })
         .collect();
@@ -553,10 +573,11 @@ fn search_scenario(
             (sc, &conns),
             &vs,
             o.confirm_rounds,
+            !o.apart,
         )?;
         ok &= harness_ok(std::slice::from_ref(&confirm));
         for (cell, c) in cells.iter_mut().zip(&confirm.cells) {
-            cell.judge(c, &candidates, workers);
+            cell.judge(c, &candidates, workers, !o.apart);
         }
         // More rounds for the cells left unclear, until decided or spent.
         let mut more = 0;
@@ -577,13 +598,14 @@ fn search_scenario(
                 (sc, &open),
                 &vs,
                 step,
+                !o.apart,
             )?;
             ok &= harness_ok(std::slice::from_ref(&extra));
             merge(&mut confirm.cells, extra.cells);
             more += step;
             for (cell, c) in cells.iter_mut().zip(&confirm.cells) {
                 if open.contains(&cell.conns) {
-                    cell.judge(c, &candidates, workers);
+                    cell.judge(c, &candidates, workers, !o.apart);
                 }
             }
         }
@@ -599,7 +621,7 @@ fn search(o: &SearchOpts) -> Result<bool, String> {
     proc::install_handlers();
     let begun = Instant::now();
     let load_start = loadavg();
-    let opts = o.stage_opts(&scenarios()[0], &[50], o.rounds)?;
+    let opts = o.stage_opts(&scenarios()[0], &[50], o.rounds, false)?;
     let prepared = prepare::prepare(&opts)?;
     let launch = Launch {
         netns: None,
@@ -791,7 +813,7 @@ mod tests {
         let candidates = ["keepalive_requests 10000".to_string()];
         let judged = |c: &Cell| {
             let mut o = CellOutcome::untried(c.conns);
-            o.judge(c, &candidates, 1);
+            o.judge(c, &candidates, 1, false);
             o
         };
         // Two rounds, 0 and 6 % ahead: the interval reaches far past 3 %.
@@ -893,7 +915,8 @@ mod tests {
             Shape {
                 rounds: 4,
                 confirm_rounds: 8,
-                confirm: 2
+                confirm: 2,
+                together: true,
             }
         );
         assert_eq!((o.seconds, o.port, o.more_rounds), (2, 30000, 16));
@@ -901,8 +924,9 @@ mod tests {
         assert_eq!(o.out, Some(PathBuf::from("s.md")));
         // The stage's options: one scenario, its counts, the CPUs and rounds given.
         let sc = &o.scenarios()[1];
-        let st = o.stage_opts(sc, &[50], 8).expect("stage");
+        let st = o.stage_opts(sc, &[50], 8, true).expect("stage");
         assert_eq!(st.only, Some(vec!["tls".to_string()]));
+        assert!(st.together);
         assert_eq!((st.rounds, st.seconds, st.port), (8, 2, 30000));
         assert_eq!((st.nginx_cpus.as_str(), st.wrk_cpus.as_str()), ("0", "1"));
         assert!(st.loopback() && !st.shaped && st.out.is_none());

@@ -69,6 +69,8 @@ pub struct Shape {
     /// The best screened alternatives measured again (the combination of the winners
     /// comes on top).
     pub confirm: usize,
+    /// The confirmation loads its variants at once: a round takes the time of one run.
+    pub together: bool,
 }
 
 /// What fits of one job: the first `alts` alternatives of its grid.
@@ -99,8 +101,24 @@ pub fn runs(job: Job, alts: usize, shape: Shape) -> u64 {
     ((screen + confirm) * job.cells) as u64
 }
 
-fn seconds(job: Job, runs: u64) -> f64 {
-    runs as f64 * (f64::from(job.load_s) + RUN_OVERHEAD_S)
+/// Seconds a job with its first `alts` alternatives takes: its runs one after the other,
+/// but a together confirmation's round as one run.
+fn seconds(job: Job, alts: usize, shape: Shape) -> f64 {
+    let slots = if shape.together && alts > 0 {
+        runs(
+            job,
+            alts,
+            Shape {
+                confirm_rounds: 0,
+                ..shape
+            },
+        ) + (shape.confirm_rounds * job.cells) as u64
+    } else if alts > 0 {
+        runs(job, alts, shape)
+    } else {
+        0
+    };
+    slots as f64 * (f64::from(job.load_s) + RUN_OVERHEAD_S)
 }
 
 /// How many alternatives of each job fit: the whole grid without a budget; with one, the
@@ -118,7 +136,7 @@ pub fn fit(budget: Option<Budget>, jobs: &[Job], stages: Shape) -> Vec<Fit> {
             let r = runs(job, alts, stages);
             match share {
                 None => true,
-                Some(Budget::Seconds(s)) => seconds(job, r) <= s,
+                Some(Budget::Seconds(s)) => seconds(job, alts, stages) <= s,
                 Some(Budget::Runs(n)) => r <= n,
             }
         };
@@ -131,7 +149,7 @@ pub fn fit(budget: Option<Budget>, jobs: &[Job], stages: Shape) -> Vec<Fit> {
         let f = Fit {
             alts,
             runs: r,
-            seconds: seconds(job, r),
+            seconds: seconds(job, alts, stages),
         };
         left = left.map(|b| match b {
             Budget::Seconds(s) => Budget::Seconds((s - f.seconds).max(0.0)),
@@ -150,6 +168,7 @@ mod tests {
         rounds: 3,
         confirm_rounds: 6,
         confirm: 3,
+        together: false,
     };
 
     #[test]
@@ -230,6 +249,18 @@ mod tests {
         let f = fit(Some(Budget::Seconds(60.0)), &[big], SHAPE);
         assert_eq!(f[0].alts, 3);
         assert!(f[0].seconds <= 60.0);
+        // Together, a confirmation round takes one run's time: 60 s fits 13 alternatives
+        // (42 screen runs + 6 confirmation rounds = 48 × 1.2 s = 57.6 s; 14 would take
+        // 51 × 1.2 = 61.2 s), where one at a time fitted 3.
+        let together = Shape {
+            together: true,
+            ..SHAPE
+        };
+        let f = fit(Some(Budget::Seconds(60.0)), &[big], together);
+        assert_eq!(f[0].alts, 13);
+        assert!((f[0].seconds - (42.0 + 6.0) * 1.2).abs() < 1e-9);
+        // The wrk runs are counted as before: every variant of the round is one.
+        assert_eq!(f[0].runs, runs(big, 13, SHAPE));
         // Too small for even one alternative (24 runs): nothing of that job runs.
         let f = fit(Some(Budget::Runs(23)), &[big], SHAPE);
         assert_eq!((f[0].alts, f[0].runs), (0, 0));

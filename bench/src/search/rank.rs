@@ -11,18 +11,41 @@ use crate::verdict::{BUSY, Verdict, ratio};
 /// nginx-gen may trail the best configuration found by this much (the goal).
 pub const GOAL: f64 = 1.03;
 
+/// The measure that decides a cell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Measure {
+    /// nginx was the bottleneck in runs one after the other: req/s.
+    Rps,
+    /// wrk or the upstream set the rate in runs one after the other: CPU per request.
+    Cpu,
+    /// Every variant loaded at once (the confirmation): CPU per request, which is what
+    /// sets req/s where nginx is the bottleneck, measured while the machine's speed is
+    /// the same for all of them.
+    CpuTogether,
+}
+
+impl Measure {
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Rps => "req/s",
+            Self::Cpu => "CPU/req",
+            Self::CpuTogether => "CPU/req, together",
+        }
+    }
+}
+
 /// An alternative against nginx-gen's configuration in one cell.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Score {
-    /// nginx was the bottleneck: req/s decide; otherwise CPU per request does.
-    pub nginx_bound: bool,
+    pub measure: Measure,
     /// The deciding measure, alternative ÷ nginx-gen (CPU: nginx-gen's ÷ the
     /// alternative's), above 1 = the alternative is better: geometric mean of the rounds
     /// with its 95 % interval.
     pub gain: Interval,
     /// req/s ratio, for the report.
     pub rps: Interval,
-    /// The main run's verdict of the alternative against nginx-gen.
+    /// The alternative against nginx-gen: the main run's verdict, or with
+    /// [`Measure::CpuTogether`] the same ladder on errors and CPU per request alone.
     pub verdict: Verdict,
 }
 
@@ -34,7 +57,17 @@ impl Score {
 
     /// The deciding measure's name, for the report.
     pub fn measure(&self) -> &'static str {
-        if self.nginx_bound { "req/s" } else { "CPU/req" }
+        self.measure.name()
+    }
+
+    /// The verdict, for the report.
+    pub fn verdict_text(&self) -> &'static str {
+        match (self.measure, self.verdict) {
+            (Measure::CpuTogether, Verdict::WinCpu) => "win (CPU/req, together)",
+            (Measure::CpuTogether, Verdict::EvenCpu) => "even (CPU/req within noise, together)",
+            (Measure::CpuTogether, Verdict::Loss) => "LOSS (CPU/req, together)",
+            (_, v) => v.text(),
+        }
     }
 }
 
@@ -42,19 +75,43 @@ fn cpu_per_req(s: &Sample) -> Option<f64> {
     (s.wrk.requests > 0 && s.cpu_ns > 0).then(|| s.cpu_ns as f64 / s.wrk.requests as f64)
 }
 
-/// Variant `v` against nginx-gen (`base`) in `cell`, on loopback.
-pub fn score(cell: &Cell, v: usize, base: usize, workers: usize) -> Score {
+/// Variant `v` against nginx-gen (`base`) in `cell`, on loopback; `together`: the cell's
+/// variants were loaded at once ([`Measure::CpuTogether`]).
+pub fn score(cell: &Cell, v: usize, base: usize, workers: usize, together: bool) -> Score {
     let (a, b) = (&cell.samples[v], &cell.samples[base]);
-    let busy = BUSY * workers as f64;
-    let nginx_bound = Stat::of(a).cpu_util >= busy || Stat::of(b).cpu_util >= busy;
     let rps = interval(&per_round(a, b, |x, y| {
         (y.wrk.rps() > 0.0).then(|| x.wrk.rps() / y.wrk.rps())
     }));
     let cpu = interval(&per_round(a, b, |x, y| {
         Some(cpu_per_req(y)? / cpu_per_req(x)?)
     }));
+    if together {
+        // Shared CPUs: neither the rate nor p99 belongs to one instance; the screen,
+        // one instance at a time, held them to the bar.
+        let verdict = if Stat::of(a).errors() > 0 {
+            Verdict::Errors
+        } else if cpu.below_one() {
+            Verdict::Loss
+        } else if cpu.above_one() {
+            Verdict::WinCpu
+        } else {
+            Verdict::EvenCpu
+        };
+        return Score {
+            measure: Measure::CpuTogether,
+            gain: cpu,
+            rps,
+            verdict,
+        };
+    }
+    let busy = BUSY * workers as f64;
+    let nginx_bound = Stat::of(a).cpu_util >= busy || Stat::of(b).cpu_util >= busy;
     Score {
-        nginx_bound,
+        measure: if nginx_bound {
+            Measure::Rps
+        } else {
+            Measure::Cpu
+        },
         gain: if nginx_bound { rps } else { cpu },
         rps,
         verdict: ratio(cell, v, base, workers, None).verdict,
@@ -92,7 +149,7 @@ pub fn across(cells: &[Vec<Score>]) -> Vec<Score> {
                 hi: col.iter().map(|s| f(s).hi).fold(0.0, f64::max),
             };
             Score {
-                nginx_bound: col[0].nginx_bound,
+                measure: col[0].measure,
                 gain: widest(|s| s.gain),
                 rps: widest(|s| s.rps),
                 verdict: col
@@ -204,7 +261,7 @@ pub(crate) mod tests {
     /// A score `mid` ± 0.02 with this verdict (nginx the bottleneck).
     pub(crate) fn s(mid: f64, verdict: Verdict) -> Score {
         Score {
-            nginx_bound: true,
+            measure: Measure::Rps,
             gain: iv(mid - 0.02, mid, mid + 0.02),
             rps: iv(mid - 0.02, mid, mid + 0.02),
             verdict,
@@ -216,21 +273,58 @@ pub(crate) mod tests {
         // nginx busy (95 % of its worker): req/s decide. The alternative is 4–6 % faster.
         let gen_ = rounds(&[(20_000, 950), (20_500, 950), (19_800, 950)]);
         let alt = rounds(&[(20_900, 950), (21_600, 950), (20_800, 950)]);
-        let sc = score(&cell(vec![gen_, alt]), 1, 0, 1);
-        assert!(sc.nginx_bound && sc.gain.above_one() && sc.measure() == "req/s");
+        let sc = score(&cell(vec![gen_, alt]), 1, 0, 1, false);
+        assert!(sc.measure == Measure::Rps && sc.gain.above_one() && sc.measure() == "req/s");
         assert_eq!(sc.verdict, Verdict::Win);
         assert!((sc.gain.mid - 1.0490).abs() < 0.001, "{sc:?}");
         // wrk-bound (nginx at 40 %), same rate, 10 % less CPU per request: CPU decides.
         let gen_ = rounds(&[(30_000, 400), (30_000, 410), (30_000, 400)]);
         let alt = rounds(&[(30_000, 360), (30_000, 372), (30_000, 361)]);
-        let sc = score(&cell(vec![gen_, alt]), 1, 0, 1);
-        assert!(!sc.nginx_bound && sc.measure() == "CPU/req");
+        let sc = score(&cell(vec![gen_, alt]), 1, 0, 1, false);
+        assert!(sc.measure == Measure::Cpu && sc.measure() == "CPU/req");
         assert!(
             sc.gain.above_one() && (sc.gain.mid - 1.107).abs() < 0.01,
             "{sc:?}"
         );
         assert_eq!(sc.verdict, Verdict::WinCpu);
         assert!((sc.rps.mid - 1.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn together_cpu_per_request_decides_and_the_rate_does_not() {
+        // Loaded at once, the alternative got less of the shared CPU (15 % fewer req/s, and
+        // p99 worse) but each of its requests cost 5 % less: only the CPU counts.
+        let gen_ = rounds(&[(20_000, 500), (21_000, 525), (19_000, 475)]);
+        let alt = [(17_000, 405), (17_850, 425), (16_150, 385)]
+            .iter()
+            .map(|&(r, c)| sample(r, c, 9))
+            .collect();
+        let sc = score(&cell(vec![gen_.clone(), alt]), 1, 0, 1, true);
+        assert_eq!(sc.measure, Measure::CpuTogether);
+        assert!((sc.gain.mid - 1.05).abs() < 0.01, "{sc:?}");
+        assert!(sc.rps.below_one());
+        assert_eq!(sc.verdict, Verdict::WinCpu);
+        assert_eq!(sc.verdict_text(), "win (CPU/req, together)");
+        // The same rounds one after the other: nginx busy, the rate decides, a loss.
+        let alt_apart = [(17_000, 950), (17_850, 950), (16_150, 950)]
+            .iter()
+            .map(|&(r, c)| sample(r, c, 9))
+            .collect();
+        let busy = rounds(&[(20_000, 950), (21_000, 950), (19_000, 950)]);
+        let sc = score(&cell(vec![busy, alt_apart]), 1, 0, 1, false);
+        assert_eq!((sc.measure, sc.verdict), (Measure::Rps, Verdict::Loss));
+        // Errors still disqualify, and 5 % more CPU per request is a loss.
+        let mut failing: Vec<Sample> = gen_.clone();
+        failing[1].wrk.bad_status = 3;
+        let sc = score(&cell(vec![gen_.clone(), failing]), 1, 0, 1, true);
+        assert_eq!(sc.verdict, Verdict::Errors);
+        let dearer = [(20_000, 525), (21_000, 551), (19_000, 499)]
+            .iter()
+            .map(|&(r, c)| sample(r, c, 4))
+            .collect();
+        let sc = score(&cell(vec![gen_, dearer]), 1, 0, 1, true);
+        assert_eq!(sc.verdict, Verdict::Loss);
+        assert_eq!(sc.verdict_text(), "LOSS (CPU/req, together)");
     }
 
     #[test]

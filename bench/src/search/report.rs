@@ -46,7 +46,7 @@ fn best_cells(c: &CellOutcome) -> (String, String, String, String) {
                 best,
                 diff,
                 s.measure().to_string(),
-                s.verdict.text().to_string(),
+                s.verdict_text().to_string(),
             )
         }
         None if !c.confirm.is_empty() => (
@@ -218,7 +218,7 @@ fn details(sc: &ScenarioOutcome) -> String {
                 gain(s),
                 s.measure(),
                 s.rps.mid,
-                s.verdict.text()
+                s.verdict_text()
             );
         }
         for (body, why) in &sc.left_out {
@@ -242,11 +242,16 @@ pub fn markdown(o: &Outcome) -> String {
     let _ = writeln!(t, "- **Software:** {}", o.meta.software);
     let _ = writeln!(
         t,
-        "- **Method:** coordinate search from nginx-gen's configuration, one directive at a time (the grid below), each alternative a `--patch` of nginx-gen's output. Screen: nginx-gen and every alternative interleaved, {} round(s) × {} s per wrk run (TLS ≥ {TLS_RUN_FLOOR} s, the slow upstream ≥ {SLOW_RUN_FLOOR} s); confirmation: nginx-gen, the {} best of the screen and the combination of the winners (one value per directive), {} fresh rounds.{} The best configuration and its interval come from these rounds, never the screen's. Budget: {}. The whole search took {:.0} s.",
+        "- **Method:** coordinate search from nginx-gen's configuration, one directive at a time (the grid below), each alternative a `--patch` of nginx-gen's output. Screen: nginx-gen and every alternative interleaved, {} round(s) × {} s per wrk run (TLS ≥ {TLS_RUN_FLOOR} s, the slow upstream ≥ {SLOW_RUN_FLOOR} s); confirmation: nginx-gen, the {} best of the screen and the combination of the winners (one value per directive), {} fresh rounds{}.{} The best configuration and its interval come from these rounds, never the screen's. Budget: {}. The whole search took {:.0} s.",
         o.shape.rounds,
         o.seconds,
         o.shape.confirm,
         o.shape.confirm_rounds,
+        if o.shape.together {
+            ", every instance loaded at once (each by its own client, nginx's CPU shared) and compared by CPU per request: a change in the machine's speed then reaches all of them alike, where runs one after the other carry it into the ratios; the screen, one instance at a time, held the rate and p99 to the bar"
+        } else {
+            ", one instance at a time"
+        },
         if o.more_rounds > 0 {
             format!(
                 " A cell it left unclear got up to {} more rounds, {} at a time, while still unclear (its round count is shown).",
@@ -265,7 +270,11 @@ pub fn markdown(o: &Outcome) -> String {
         "- **Load:** 1-minute load average {} at the start, {} at the end (2 CPUs; above about 1, other jobs shared the machine and the figures are noisy: read the intervals).",
         o.load.0, o.load.1
     );
-    t.push_str("\nEach row: nginx-gen's figures in the confirmation, the best configuration found (the patch that reproduces it), its gain over nginx-gen in the deciding measure (req/s where nginx is the bottleneck, CPU per request where wrk sets the rate; above 1 = better than nginx-gen) with the 95 % interval of the per-round ratios, the main run's verdict, and the goal.\n\n");
+    t.push_str(if o.shape.together {
+        "\nEach row: nginx-gen's figures in the screen (its own rate and p99), the best configuration found (the patch that reproduces it), its gain over nginx-gen in CPU per request measured together (above 1 = better than nginx-gen; where nginx is the bottleneck its rate follows this) with the 95 % interval of the per-round ratios, the verdict on errors and CPU per request, and the goal.\n\n"
+    } else {
+        "\nEach row: nginx-gen's figures in the confirmation, the best configuration found (the patch that reproduces it), its gain over nginx-gen in the deciding measure (req/s where nginx is the bottleneck, CPU per request where wrk sets the rate; above 1 = better than nginx-gen) with the 95 % interval of the per-round ratios, the main run's verdict, and the goal.\n\n"
+    });
     t.push_str(&results_table(o));
     t.push('\n');
     t.push_str(&tally(o));
@@ -318,7 +327,7 @@ mod tests {
     use crate::markdown::Meta;
     use crate::scenario::by_id as scenario;
     use crate::search::grid::{Alt, Knob};
-    use crate::search::rank::Goal;
+    use crate::search::rank::{Goal, Measure};
     use crate::search::{Budget, Shape};
     use crate::stats::{Interval, Stat};
     use crate::verdict::Verdict;
@@ -326,7 +335,7 @@ mod tests {
     fn score(lo: f64, mid: f64, hi: f64, verdict: Verdict) -> Score {
         let iv = Interval { lo, mid, hi };
         Score {
-            nginx_bound: true,
+            measure: Measure::Rps,
             gain: iv,
             rps: iv,
             verdict,
@@ -407,6 +416,7 @@ mod tests {
                 rounds: 3,
                 confirm_rounds: 6,
                 confirm: 3,
+                together: false,
             },
             more_rounds: 0,
             budget: Some(Budget::Runs(40)),
@@ -495,8 +505,17 @@ mod tests {
         o.scenarios[0].cells[0].rounds = 18;
         let md = markdown(&o);
         assert!(md.contains(
-            "6 fresh rounds. A cell it left unclear got up to 20 more rounds, 6 at a time, while still unclear"
+            "6 fresh rounds, one instance at a time. A cell it left unclear got up to 20 more rounds, 6 at a time, while still unclear"
         ), "{md}");
+        assert!(md.contains("Each row: nginx-gen's figures in the confirmation"));
+        // Together: the method says how, and nginx-gen's figures are the screen's.
+        o.shape.together = true;
+        let md = markdown(&o);
+        assert!(
+            md.contains("6 fresh rounds, every instance loaded at once (each by its own client"),
+            "{md}"
+        );
+        assert!(md.contains("Each row: nginx-gen's figures in the screen (its own rate and p99)"));
         assert!(
             md.contains("**1.040×** (CI 1.020..1.060), 18 rounds | req/s"),
             "{md}"
