@@ -336,14 +336,15 @@ fn run_mode(link: &str, link_mbit: Option<u32>, s: &Setup) -> Result<ModeResult,
         }
         for cell in &mut cells {
             // Rotate the order every round (A B C, B C A, C A B …), so a periodic disturbance
-            // or a warm-up effect does not always hit the same variant.
+            // or a warm-up effect does not always hit the same variant (run together, the
+            // order is only the order their clients start in).
             let count = s.variants.len();
+            let family = fam_index(cell.scenario.family);
             let order: Vec<usize> = (0..count)
                 .map(|i| (i + round) % count)
                 .filter(|&vi| !not_applicable.contains(&(cell.scenario.id, vi)))
-                .filter(|&vi| instances[vi][fam_index(cell.scenario.family)].is_some())
+                .filter(|&vi| instances[vi][family].is_some())
                 .collect();
-            let family = fam_index(cell.scenario.family);
             let target = |vi: usize| {
                 let (n, p) = instances[vi][family].as_ref().expect("filtered above");
                 Target {

@@ -10,7 +10,8 @@
 # held open on a live nginx in a network namespace; fails only when the harness breaks or
 # errors appear at 1.0× the planned clients (memory against the estimate is a result).
 # And `nginx-gen-bench search --quick` (≤ 60 s): the configuration search's whole path
-# (grid, nginx -t of each patch, screen, confirmation, report) on 3 alternatives of html.
+# (grid, nginx -t of each patch, screen, the confirmation loaded together, report) on 3
+# alternatives of html.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -53,3 +54,5 @@ timeout 90 "$bin/nginx-gen-bench" search --quick "${cpus[@]}" --out "$search"
 echo "60-bench: search --quick took $((SECONDS - start)) s (budget 60 s)"
 grep -q 'nginx-gen-bench-search:end' "$search"
 grep -q 'listen+ reuseport' "$search"
+# The confirmation ran its instances together (the search's default since 2026-12-06).
+grep -q 'CPU/req, together' "$search"
