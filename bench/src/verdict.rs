@@ -151,7 +151,8 @@ pub struct Ratio {
     pub verdict: Verdict,
 }
 
-fn cpu_per_req(s: &Sample) -> Option<f64> {
+/// nginx's CPU time per answered request in one run (`None` when either is zero).
+pub(crate) fn cpu_per_req(s: &Sample) -> Option<f64> {
     (s.wrk.requests > 0 && s.cpu_ns > 0).then(|| s.cpu_ns as f64 / s.wrk.requests as f64)
 }
 

@@ -3,10 +3,10 @@
 //! its 95 % interval over the paired rounds, the main run's verdict, and the goal
 //! ("nginx-gen within 3 % of the best found, or better").
 
-use crate::results::{Cell, Sample};
+use crate::results::Cell;
 use crate::search::grid::Alt;
 use crate::stats::{Interval, Stat, interval, per_round};
-use crate::verdict::{BUSY, Verdict, ratio};
+use crate::verdict::{BUSY, Evidence, Verdict, cpu_per_req, decide, ratio};
 
 /// nginx-gen may trail the best configuration found by this much (the goal).
 pub const GOAL: f64 = 1.03;
@@ -71,10 +71,6 @@ impl Score {
     }
 }
 
-fn cpu_per_req(s: &Sample) -> Option<f64> {
-    (s.wrk.requests > 0 && s.cpu_ns > 0).then(|| s.cpu_ns as f64 / s.wrk.requests as f64)
-}
-
 /// Variant `v` against nginx-gen (`base`) in `cell`, on loopback; `together`: the cell's
 /// variants were loaded at once ([`Measure::CpuTogether`]).
 pub fn score(cell: &Cell, v: usize, base: usize, workers: usize, together: bool) -> Score {
@@ -86,17 +82,21 @@ pub fn score(cell: &Cell, v: usize, base: usize, workers: usize, together: bool)
         Some(cpu_per_req(y)? / cpu_per_req(x)?)
     }));
     if together {
-        // Shared CPUs: neither the rate nor p99 belongs to one instance; the screen,
-        // one instance at a time, held them to the bar.
-        let verdict = if Stat::of(a).errors() > 0 {
-            Verdict::Errors
-        } else if cpu.below_one() {
-            Verdict::Loss
-        } else if cpu.above_one() {
-            Verdict::WinCpu
-        } else {
-            Verdict::EvenCpu
+        // Shared CPUs: neither the rate nor p99 belongs to one instance, so the load test's
+        // ladder runs on errors and CPU per request, the rate held even and p99 passed;
+        // the screen, one instance at a time, held them to the bar.
+        let even = Interval {
+            lo: 1.0,
+            mid: 1.0,
+            hi: 1.0,
         };
+        let verdict = decide(&Evidence {
+            errors: Stat::of(a).errors() > 0,
+            nginx_bound: false,
+            rps: even,
+            cpu,
+            p99_ok: true,
+        });
         return Score {
             measure: Measure::CpuTogether,
             gain: cpu,
@@ -239,6 +239,7 @@ pub fn lead(scores: &[Score]) -> (Option<usize>, Goal) {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::results::Sample;
     use crate::scenario::by_id;
     use crate::stats::tests::sample;
 
