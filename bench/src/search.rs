@@ -116,7 +116,9 @@ pub struct SearchOpts {
 
     /// Instead of the grid: this patch of nginx-gen's output (`'directive args; …'`, as
     /// --patch takes it) is an alternative; repeatable. To measure again, with more rounds,
-    /// what an earlier search found
+    /// what an earlier search found. `@stock`, `@guide`, `@nginxconfig`, `@h5bp`: that
+    /// baseline's whole configuration, measured against nginx-gen the same way (a load-test
+    /// miss measured again, together)
     #[arg(long = "try", value_name = "'d a; …'", action = clap::ArgAction::Append)]
     pub tries: Vec<String>,
 
@@ -159,6 +161,17 @@ impl SearchOpts {
             std::iter::once(std::ffi::OsString::from("nginx-gen-bench search"))
                 .chain(args.into_iter().map(Into::into)),
         )?;
+        if let Some(bad) = o
+            .tries
+            .iter()
+            .filter_map(|t| t.trim().strip_prefix('@'))
+            .find(|b| grid::baseline(b).is_none())
+        {
+            return Err(clap::Error::raw(
+                clap::error::ErrorKind::ValueValidation,
+                format!("--try @{bad}: not a baseline (stock, guide, nginxconfig, h5bp)\n"),
+            ));
+        }
         if o.quick {
             o.rounds = 2;
             o.confirm_rounds = 2;
@@ -751,6 +764,13 @@ mod tests {
     #[test]
     fn clap_definition_is_consistent() {
         SearchOpts::command().debug_assert();
+    }
+
+    #[test]
+    fn a_try_of_a_baseline_names_one() {
+        assert_eq!(parse(&["--try", "@guide"]).unwrap().tries, ["@guide"]);
+        let e = parse(&["--try", "@nginx-gen"]).unwrap_err().to_string();
+        assert!(e.contains("--try @nginx-gen: not a baseline"), "{e}");
     }
 
     #[test]

@@ -296,18 +296,44 @@ pub fn variant_name(index: usize, body: &str) -> String {
     name.trim_end_matches('-').to_string()
 }
 
-/// The patched variant that tries `directives` under `name`.
+/// The variant that tries `directives` under `name`: nginx-gen's output patched, or for
+/// `@baseline` (`--try @guide`) that baseline's whole configuration.
 pub fn variant(name: String, directives: Vec<(String, String)>) -> Variant {
-    Variant {
-        name,
-        kind: crate::variants::Kind::Patched(directives),
-    }
+    let whole = match directives.as_slice() {
+        [(d, args)] if args.is_empty() => d.strip_prefix('@').and_then(baseline),
+        _ => None,
+    };
+    let kind = whole.map_or(crate::variants::Kind::Patched(directives), |b| b.kind);
+    Variant { name, kind }
+}
+
+/// The baseline called `name` (`stock`, `guide`, `nginxconfig`, `h5bp`).
+pub fn baseline(name: &str) -> Option<Variant> {
+    Variant::builtin()
+        .into_iter()
+        .find(|v| v.is_baseline() && v.name == name)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::scenario::by_id as scenario;
+    use crate::variants::Kind;
+
+    #[test]
+    fn a_try_names_a_patch_or_a_whole_baseline() {
+        let guide = variant("c1".into(), split("@guide"));
+        assert!(matches!(guide.kind, Kind::Guide), "{guide:?}");
+        assert_eq!(guide.name, "c1");
+        assert!(matches!(
+            variant("c2".into(), split("@h5bp")).kind,
+            Kind::Peer(_)
+        ));
+        // nginx-gen is no baseline, and a patch stays a patch.
+        assert!(baseline("nginx-gen").is_none());
+        let patched = variant("c3".into(), split("access_log off"));
+        assert!(matches!(&patched.kind, Kind::Patched(d) if d[0].0 == "access_log"));
+    }
 
     /// nginx-gen's values as the bench's configurations have them (policy 2026.12).
     fn gen_values(family: Family) -> impl Fn(&str) -> Option<String> {

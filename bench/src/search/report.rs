@@ -117,11 +117,15 @@ fn tally(o: &Outcome) -> String {
         .filter_map(|(s, c)| {
             let (body, score) = &c.confirm[c.best()?];
             score.gain.above_one().then(|| {
+                // A baseline (`--try @guide`) is a variant of the load test already.
+                let what = match body.strip_prefix('@') {
+                    Some(baseline) => format!("the baseline `{baseline}`"),
+                    None => format!("`--patch 'best={body}'`"),
+                };
                 let line = format!(
-                    "{} c{}: `--patch 'best={}'` ({:.3}×, CI {:.3}..{:.3}, {})",
+                    "{} c{}: {what} ({:.3}×, CI {:.3}..{:.3}, {})",
                     s.scenario.id,
                     c.conns,
-                    body,
                     score.gain.mid,
                     score.gain.lo,
                     score.gain.hi,

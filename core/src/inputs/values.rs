@@ -65,7 +65,8 @@ choice! {
 choice! {
     /// The access log's format.
     pub enum AccessLog {
-        /// `combined` plus ISO 8601 time, request and upstream times and TLS.
+        /// `combined` plus ISO 8601 time, request time, the upstream's times (where there
+        /// is an upstream) and TLS.
         Timing = "timing",
         /// The same fields, one JSON object per line.
         Json = "json",

@@ -215,44 +215,83 @@ pub(super) static CLIENT_HEADER_BUFFER_SIZE: Rule = Rule {
 /// `combined` with the time in ISO 8601, then `key=value` fields; the upstream ones are
 /// quoted, as a request retried on another server lists several values. No `$request_id`:
 /// its 16 random bytes per request cost a small page 16 % of its requests per second
-/// (docs/benchmarks.md); the JSON format, chosen for log pipelines, keeps it.
-const TIMING: &str = concat!(
-    r#"$remote_addr - $remote_user [$time_iso8601] "$request" $status $body_bytes_sent "#,
-    r#""$http_referer" "$http_user_agent" rt=$request_time uct="$upstream_connect_time" "#,
-    r#"uht="$upstream_header_time" urt="$upstream_response_time" ua="$upstream_addr" "#,
-    r#"us="$upstream_status" tls=$ssl_protocol cipher=$ssl_cipher"#,
-);
+/// (docs/benchmarks.md); the JSON format, chosen for log pipelines, keeps it. The optional
+/// literal is the upstream's fields, left out for a site without an upstream.
+macro_rules! timing {
+    ($($upstream:literal)?) => {
+        concat!(
+            r#"$remote_addr - $remote_user [$time_iso8601] "$request" $status $body_bytes_sent "#,
+            r#""$http_referer" "$http_user_agent" rt=$request_time "#,
+            $($upstream,)?
+            r#"tls=$ssl_protocol cipher=$ssl_cipher"#,
+        )
+    };
+}
 
 /// The same fields as one JSON object, keyed by variable name; `$status` is a string (it
 /// can be `000`), `$request_time` and `$body_bytes_sent` are numbers.
-const JSON: &str = concat!(
-    r#"{"time_iso8601":"$time_iso8601","remote_addr":"$remote_addr","request":"$request","#,
-    r#""server_protocol":"$server_protocol","status":"$status","body_bytes_sent":$body_bytes_sent,"#,
-    r#""request_time":$request_time,"upstream_connect_time":"$upstream_connect_time","#,
-    r#""upstream_header_time":"$upstream_header_time","upstream_response_time":"$upstream_response_time","#,
-    r#""upstream_addr":"$upstream_addr","upstream_status":"$upstream_status","#,
-    r#""ssl_protocol":"$ssl_protocol","ssl_cipher":"$ssl_cipher","request_id":"$request_id","#,
-    r#""http_referer":"$http_referer","http_user_agent":"$http_user_agent"}"#,
-);
+macro_rules! json {
+    ($($upstream:literal)?) => {
+        concat!(
+            r#"{"time_iso8601":"$time_iso8601","remote_addr":"$remote_addr","request":"$request","#,
+            r#""server_protocol":"$server_protocol","status":"$status","body_bytes_sent":$body_bytes_sent,"#,
+            r#""request_time":$request_time,"#,
+            $($upstream,)?
+            r#""ssl_protocol":"$ssl_protocol","ssl_cipher":"$ssl_cipher","request_id":"$request_id","#,
+            r#""http_referer":"$http_referer","http_user_agent":"$http_user_agent"}"#,
+        )
+    };
+}
+
+/// The log formats: (timing, JSON), with the upstream's fields for a site that has an
+/// upstream (proxied or PHP-FPM) and without them for files alone, where they would be `-`
+/// on every line and cost a small HTTP/2 answer 1.1 % of nginx's CPU.
+static FORMATS: [(&[&str], &[&str]); 2] = [
+    (&["timing", timing!()], &["json", "escape=json", json!()]),
+    (
+        &[
+            "timing",
+            timing!(
+                r#"uct="$upstream_connect_time" uht="$upstream_header_time" urt="$upstream_response_time" ua="$upstream_addr" us="$upstream_status" "#
+            ),
+        ],
+        &[
+            "json",
+            "escape=json",
+            json!(
+                r#""upstream_connect_time":"$upstream_connect_time","upstream_header_time":"$upstream_header_time","upstream_response_time":"$upstream_response_time","upstream_addr":"$upstream_addr","upstream_status":"$upstream_status","#
+            ),
+        ],
+    ),
+];
 
 pub(super) static LOG_FORMAT: Rule = Rule {
     name: "log_format",
     texts: &[
         Text::new(
+            "log_format.timing.files",
+            "combined with an ISO 8601 time, plus the request time, TLS protocol and cipher. No upstream fields: this site has no upstream, and they cost a small HTTP/2 answer 1.1% of nginx's CPU (docs/benchmarks.md). No request id: generating one per request cost a small page 16% of its requests per second.",
+        )
+        .inputs(&["access_log", "workload"]),
+        Text::new(
             "log_format.timing",
             "combined with an ISO 8601 time, plus request and upstream connect, header and response times, upstream address and status, TLS protocol and cipher. No request id: generating one per request cost a small page 16% of its requests per second (docs/benchmarks.md).",
         )
-        .inputs(&["access_log"]),
+        .inputs(&["access_log", "workload"]),
         Text::new(
             "log_format.json",
             "The same fields as JSON, one object per line.",
         )
-        .inputs(&["access_log"]),
+        .inputs(&["access_log", "workload"]),
     ],
-    decide: Decide::Code(|c: &Ctx, out: &mut Out| match c.i.access_log {
-        AccessLog::Timing => out.set(H, &["timing", TIMING], &LOG_FORMAT.texts[0]),
-        AccessLog::Json => out.set(H, &["json", "escape=json", JSON], &LOG_FORMAT.texts[1]),
-        AccessLog::Combined | AccessLog::Off => {}
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        let upstream = usize::from(c.i.workload.dynamic());
+        let (timing, json) = FORMATS[upstream];
+        match c.i.access_log {
+            AccessLog::Timing => out.set(H, timing, &LOG_FORMAT.texts[upstream]),
+            AccessLog::Json => out.set(H, json, &LOG_FORMAT.texts[2]),
+            AccessLog::Combined | AccessLog::Off => {}
+        }
     }),
 };
 
@@ -435,27 +474,9 @@ mod tests {
         assert!(omitted(&p, "client_header_buffer_size"));
     }
 
-    #[test]
-    fn access_log_formats() {
-        let timing = plan("{}");
-        assert_eq!(
-            values(&timing, "access_log")[0],
-            "/var/log/nginx/access.log timing buffer=64k flush=5s"
-        );
-        let format = value(&timing, "log_format").unwrap();
-        assert!(format.starts_with("timing $remote_addr - $remote_user [$time_iso8601]"));
-        for field in [
-            "rt=$request_time",
-            "uct=\"$upstream_connect_time\"",
-            "tls=$ssl_protocol",
-        ] {
-            assert!(format.contains(field), "{field}: {format}");
-        }
-        assert!(!format.contains("$request_id"), "{format}");
-        let json = plan(r#"{"access_log":"json"}"#);
-        let format = value(&json, "log_format").unwrap();
+    /// `$name` placeholders of a JSON format filled with a number or an empty string.
+    fn fill_json(format: &str) -> serde_json::Value {
         let object = format.strip_prefix("json escape=json ").unwrap();
-        // Filled with numbers and empty strings, it is one JSON object.
         let filled = object
             .replace("$request_time", "0.001")
             .replace("$body_bytes_sent", "12");
@@ -470,10 +491,58 @@ mod tests {
                 }
             })
             .collect();
-        let v: serde_json::Value = serde_json::from_str(&filled).unwrap();
-        assert_eq!(v["request_time"], 0.001);
-        assert_eq!(v["upstream_response_time"], "");
-        assert!(values(&json, "access_log")[0].contains(" json "));
+        serde_json::from_str(&filled).unwrap()
+    }
+
+    #[test]
+    fn access_log_formats() {
+        let upstream_fields = [
+            "uct=\"$upstream_connect_time\"",
+            "uht=\"$upstream_header_time\"",
+            "urt=\"$upstream_response_time\"",
+            "ua=\"$upstream_addr\"",
+            "us=\"$upstream_status\"",
+        ];
+        for (workload, upstream) in [
+            ("static", false),
+            ("proxy", true),
+            ("api", true),
+            ("mixed", true),
+            ("php", true),
+        ] {
+            let timing = plan(&format!(r#"{{"workload":"{workload}"}}"#));
+            assert_eq!(
+                values(&timing, "access_log")[0],
+                "/var/log/nginx/access.log timing buffer=64k flush=5s"
+            );
+            let format = value(&timing, "log_format").unwrap();
+            assert!(format.starts_with("timing $remote_addr - $remote_user [$time_iso8601]"));
+            for field in ["rt=$request_time", "tls=$ssl_protocol cipher=$ssl_cipher"] {
+                assert!(format.contains(field), "{workload}, {field}: {format}");
+            }
+            for field in upstream_fields {
+                assert_eq!(format.contains(field), upstream, "{workload}: {format}");
+            }
+            // Said in the reason, which is computed with the format.
+            let reason = &timing.get("log_format").unwrap().reason.why;
+            assert_eq!(
+                reason.contains("No upstream fields"),
+                !upstream,
+                "{workload}: {reason}"
+            );
+            assert!(!format.contains("$request_id"), "{format}");
+
+            let json = plan(&format!(
+                r#"{{"workload":"{workload}","access_log":"json"}}"#
+            ));
+            // Filled with numbers and empty strings, it is one JSON object.
+            let v = fill_json(&value(&json, "log_format").unwrap());
+            assert_eq!(v["request_time"], 0.001);
+            assert_eq!(v["request_id"], "");
+            assert_eq!(v.get("upstream_response_time").is_some(), upstream, "{v}");
+            assert_eq!(v.get("upstream_addr").is_some(), upstream, "{v}");
+            assert!(values(&json, "access_log")[0].contains(" json "));
+        }
         let combined = plan(r#"{"access_log":"combined"}"#);
         assert_eq!(value(&combined, "log_format"), None);
         assert!(values(&combined, "access_log")[0].contains(" combined "));

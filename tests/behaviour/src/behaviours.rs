@@ -1060,6 +1060,8 @@ struct Logged {
     agent: String,
     tls: bool,
     proxied: bool,
+    /// The site has an upstream, so its lines carry the upstream's fields.
+    upstream: bool,
 }
 
 fn access_log_fields(ctx: &Ctx) -> Result<(), String> {
@@ -1087,6 +1089,7 @@ fn access_log_fields(ctx: &Ctx) -> Result<(), String> {
             agent,
             tls,
             proxied,
+            upstream: ctx.tree.has_upstream(),
         });
     }
     let lines = logged(ctx, &marker, sent.len())?;
@@ -1127,6 +1130,18 @@ fn has_version(request: &str) -> bool {
     request.ends_with(" HTTP/1.1") || request.ends_with(" HTTP/2.0")
 }
 
+/// The upstream's fields of a `timing` line, by name.
+const UPSTREAM_FIELDS: [&str; 5] = ["uct", "uht", "urt", "ua", "us"];
+
+/// The same fields of a `json` line.
+const JSON_UPSTREAM_FIELDS: [&str; 5] = [
+    "upstream_connect_time",
+    "upstream_header_time",
+    "upstream_response_time",
+    "upstream_addr",
+    "upstream_status",
+];
+
 fn check_timing_line(line: &str, s: &Logged) -> Result<(), String> {
     let f = logs::parse_timing(line)?;
     let get = |k: &str| f.get(k).map_or("", String::as_str);
@@ -1138,15 +1153,20 @@ fn check_timing_line(line: &str, s: &Logged) -> Result<(), String> {
         "body_bytes_sent",
         "user_agent",
         "rt",
-        "uct",
-        "uht",
-        "urt",
-        "ua",
-        "us",
         "tls",
         "cipher",
     ] {
         expect(f.contains_key(key), || format!("no field {key}"))?;
+    }
+    // The upstream's fields where the site has an upstream, none for files alone.
+    for key in UPSTREAM_FIELDS {
+        expect(f.contains_key(key) == s.upstream, || {
+            format!(
+                "field {key}: {}, with an upstream: {}",
+                f.contains_key(key),
+                s.upstream
+            )
+        })?;
     }
     // No request id: its random bytes cost a small page 16 % of its rate.
     expect(!f.contains_key("id"), || "a request id field".to_string())?;
@@ -1175,7 +1195,7 @@ fn check_timing_line(line: &str, s: &Logged) -> Result<(), String> {
         expect(get("ua") == APP_ADDR && get("us") == "200", || {
             format!("ua {:?}, us {:?}", get("ua"), get("us"))
         })?;
-    } else {
+    } else if s.upstream {
         expect(get("urt") == "-" && get("ua") == "-", || {
             format!("not proxied, yet urt {:?}, ua {:?}", get("urt"), get("ua"))
         })?;
@@ -1208,17 +1228,15 @@ fn check_json_line(line: &str, s: &Logged) -> Result<(), String> {
         "status",
         "body_bytes_sent",
         "request_time",
-        "upstream_connect_time",
-        "upstream_header_time",
-        "upstream_response_time",
-        "upstream_addr",
-        "upstream_status",
         "ssl_protocol",
         "ssl_cipher",
         "request_id",
         "http_referer",
         "http_user_agent",
     ];
+    if s.upstream {
+        want.extend(JSON_UPSTREAM_FIELDS);
+    }
     want.sort_unstable();
     let mut got = keys.clone();
     got.sort_unstable();
@@ -1258,7 +1276,7 @@ fn check_json_line(line: &str, s: &Logged) -> Result<(), String> {
         expect(text("upstream_addr") == APP_ADDR, || {
             format!("upstream_addr {}", v["upstream_addr"])
         })?;
-    } else {
+    } else if s.upstream {
         expect(text("upstream_response_time").is_empty(), || {
             format!(
                 "not proxied, yet upstream_response_time {}",

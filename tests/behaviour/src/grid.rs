@@ -110,6 +110,12 @@ impl Tree {
         !matches!(self.workload, "static" | "php")
     }
 
+    /// The site has an upstream (an application or PHP-FPM), whose fields its log lines
+    /// carry.
+    pub fn has_upstream(&self) -> bool {
+        self.workload != "static"
+    }
+
     /// The workload serves files from the document root.
     pub fn has_files(&self) -> bool {
         matches!(self.workload, "static" | "mixed")
@@ -221,9 +227,10 @@ pub fn trees() -> Vec<Tree> {
         "--server-name",
         "www.static.test",
     ]));
+    // JSON log lines for a site without an upstream (no upstream keys).
     let mut s = Tree::new("static-tls-modern-br", "static", "static.test")
         .tls("modern")
-        .extra(&["--vcpu", "4", "--ram", "8G"]);
+        .extra(&["--vcpu", "4", "--ram", "8G", "--access-log", "json"]);
     s.brotli = true;
     t.push(s);
     let mut p = Tree::new("proxy-tls-intermediate", "proxy", "example.com")

@@ -133,6 +133,8 @@ mod tests {
     /// Lines as Debian's nginx 1.22 wrote them with `--access-log timing`.
     const PROXIED: &str = r#"127.0.0.1 - - [2026-12-02T00:40:11+00:00] "GET /obs?x=1 HTTP/2.0" 200 312 "-" "obs \x22probe\x22" rt=0.003 uct="0.000" uht="0.002" urt="0.002" ua="127.0.0.1:3000" us="200" tls=TLSv1.3 cipher=TLS_AES_256_GCM_SHA384"#;
     const PLAIN: &str = r#"127.0.0.1 - - [2026-12-02T00:40:11+00:00] "GET / HTTP/1.1" 308 164 "-" "curl/7.88.1" rt=0.000 uct="-" uht="-" urt="-" ua="-" us="-" tls=- cipher=-"#;
+    /// A site of files alone: no upstream fields.
+    const FILES: &str = r#"127.0.0.1 - - [2026-12-06T07:46:36+00:00] "GET / HTTP/1.1" 200 3 "-" "curl/7.88.1" rt=0.000 tls=- cipher=-"#;
 
     #[test]
     fn timing_lines_parse_field_by_field() {
@@ -149,6 +151,9 @@ mod tests {
         let f = parse_timing(PLAIN).unwrap();
         assert_eq!((f["urt"].as_str(), f["tls"].as_str()), ("-", "-"));
         assert_eq!(seconds(&f["urt"]), None);
+        let f = parse_timing(FILES).unwrap();
+        assert_eq!((f["rt"].as_str(), f["tls"].as_str()), ("0.000", "-"));
+        assert!(!f.contains_key("urt"));
         // A retried request lists both servers' times in one quoted field.
         let retried = PROXIED.replace(r#"urt="0.002""#, r#"urt="0.001, 0.002""#);
         assert_eq!(parse_timing(&retried).unwrap()["urt"], "0.001, 0.002");
