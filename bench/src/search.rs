@@ -43,6 +43,7 @@ use crate::run;
 use crate::scenario::{self, Scenario, scenarios};
 use crate::stats::Stat;
 use crate::variants::{self, Env, Kind, Variant};
+use crate::verdict;
 
 pub use budget::{Budget, Shape};
 pub use grid::{Alt, Knob};
@@ -161,15 +162,18 @@ impl SearchOpts {
             std::iter::once(std::ffi::OsString::from("nginx-gen-bench search"))
                 .chain(args.into_iter().map(Into::into)),
         )?;
-        if let Some(bad) = o
-            .tries
-            .iter()
-            .filter_map(|t| t.trim().strip_prefix('@'))
-            .find(|b| grid::baseline(b).is_none())
-        {
+        // `@name` is a whole baseline, alone in its --try; nowhere else is `@` a directive.
+        if let Some(bad) = o.tries.iter().find(|t| {
+            t.contains('@')
+                && t.trim()
+                    .strip_prefix('@')
+                    .is_none_or(|b| grid::baseline(b).is_none())
+        }) {
             return Err(clap::Error::raw(
                 clap::error::ErrorKind::ValueValidation,
-                format!("--try @{bad}: not a baseline (stock, guide, nginxconfig, h5bp)\n"),
+                format!(
+                    "--try {bad}: `@` names a whole baseline, alone: @stock, @guide, @nginxconfig or @h5bp\n"
+                ),
             ));
         }
         if o.quick {
@@ -427,6 +431,15 @@ fn stage(
         .ok_or_else(|| "the stage measured nothing".into())
 }
 
+/// The items whose alternative served the scenario (`served`, in the same order).
+fn keep_served<T>(items: Vec<T>, served: &[bool]) -> Vec<T> {
+    items
+        .into_iter()
+        .zip(served)
+        .filter_map(|(item, &s)| s.then_some(item))
+        .collect()
+}
+
 fn gen_variant() -> Variant {
     Variant {
         name: "nginx-gen".into(),
@@ -533,17 +546,29 @@ fn search_scenario(
         false,
     )?;
     ok &= harness_ok(std::slice::from_ref(&screen));
+    // An alternative that served no cell (a baseline without HTTP/2, `--try @stock` on h2)
+    // has no figures: it is left out, not scored.
+    let served: Vec<bool> = (1..vs.len())
+        .map(|v| screen.cells.iter().any(|c| verdict::applies(c, v)))
+        .collect();
+    for (alt, _) in tried.iter().zip(&served).filter(|(_, s)| !**s) {
+        outcome.left_out.push((
+            alt.body.clone(),
+            "did not serve this scenario (no HTTP/2)".into(),
+        ));
+    }
+    let tried: Vec<Alt> = keep_served(tried.to_vec(), &served);
+    outcome.tried.clone_from(&tried);
     let scores: Vec<Vec<Score>> = screen
         .cells
         .iter()
         .map(|c| {
-            (1..vs.len())
-                .map(|v| rank::score(c, v, 0, workers, false))
-                .collect()
+            let all = (1..vs.len()).map(|v| rank::score(c, v, 0, workers, false));
+            keep_served(all.collect(), &served)
         })
         .collect();
     let candidates = candidates(
-        tried,
+        &tried,
         &rank::across(&scores),
         o.confirm,
         !o.tries.is_empty(),
@@ -769,8 +794,15 @@ mod tests {
     #[test]
     fn a_try_of_a_baseline_names_one() {
         assert_eq!(parse(&["--try", "@guide"]).unwrap().tries, ["@guide"]);
-        let e = parse(&["--try", "@nginx-gen"]).unwrap_err().to_string();
-        assert!(e.contains("--try @nginx-gen: not a baseline"), "{e}");
+        for bad in [
+            "@nginx-gen",
+            "access_log off; @guide",
+            "@guide; -expires",
+            "@",
+        ] {
+            let e = parse(&["--try", bad]).unwrap_err().to_string();
+            assert!(e.contains("names a whole baseline"), "{bad}: {e}");
+        }
     }
 
     #[test]

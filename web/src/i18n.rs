@@ -153,7 +153,7 @@ texts! {
     LabelTrustedProxies => "Trusted proxies",
     HintTrustedProxies => "Addresses of the load balancers, e.g. 10.0.0.0/8, separated by commas.",
     LabelAccessLog => "Access log",
-    HintAccessLog => "timing: combined plus request and upstream times and TLS; json: the same as JSON.",
+    HintAccessLog => "timing: combined plus request times, the upstream's if any, and TLS; json: the same as JSON.",
     LabelStatusPort => "Status port",
     HintStatusPort => "stub_status counters on 127.0.0.1 for monitoring agents; 0: off.",
     LabelCache => "Micro-cache",

@@ -360,13 +360,14 @@ inputs! {
         form: Form::at(Section::Tls, 8, Widget::Checkbox),
     }
     /// The access log's format: `timing` is `combined` with the time in ISO 8601 and the
-    /// fields tuning needs (request and upstream times, TLS) as `key=value`.
+    /// fields tuning needs (request times, the upstream's where the site has one, TLS) as
+    /// `key=value`.
     access_log: AccessLog = String {
         flag: Flag::value("access-log", "FORMAT"),
         group: Group::Workload,
         kind: Kind::Choice(AccessLog::NAMES),
         default: Value("timing"),
-        help: "Access log format (timing: combined plus request and upstream times, TLS)",
+        help: "Access log format (timing: combined plus request times, the upstream's if any, TLS)",
         form: Form::at(Section::Advanced, 5, Widget::Select),
     }
     /// Port of nginx's `stub_status` counters on 127.0.0.1, for monitoring agents; 0: none.

@@ -267,15 +267,22 @@ static FORMATS: [(&[&str], &[&str]); 2] = [
 
 pub(super) static LOG_FORMAT: Rule = Rule {
     name: "log_format",
+    // Indexed [format][upstream]: timing, then json; without, then with the upstream's
+    // fields.
     texts: &[
         Text::new(
             "log_format.timing.files",
-            "combined with an ISO 8601 time, plus the request time, TLS protocol and cipher. No upstream fields: this site has no upstream, and they cost a small HTTP/2 answer 1.1% of nginx's CPU (docs/benchmarks.md). No request id: generating one per request cost a small page 16% of its requests per second.",
+            "combined with an ISO 8601 time, plus the request time, TLS protocol and cipher. No upstream fields: this site has no upstream, and they cost a small HTTP/2 answer 1.1% of nginx's CPU (docs/benchmarks.md); another site on this host that proxies and logs in this format logs without them too. No request id: generating one per request cost a small page 16% of its requests per second.",
         )
         .inputs(&["access_log", "workload"]),
         Text::new(
             "log_format.timing",
             "combined with an ISO 8601 time, plus request and upstream connect, header and response times, upstream address and status, TLS protocol and cipher. No request id: generating one per request cost a small page 16% of its requests per second (docs/benchmarks.md).",
+        )
+        .inputs(&["access_log", "workload"]),
+        Text::new(
+            "log_format.json.files",
+            "The same fields as JSON, one object per line, with the request id; no upstream keys, as this site has no upstream.",
         )
         .inputs(&["access_log", "workload"]),
         Text::new(
@@ -289,7 +296,7 @@ pub(super) static LOG_FORMAT: Rule = Rule {
         let (timing, json) = FORMATS[upstream];
         match c.i.access_log {
             AccessLog::Timing => out.set(H, timing, &LOG_FORMAT.texts[upstream]),
-            AccessLog::Json => out.set(H, json, &LOG_FORMAT.texts[2]),
+            AccessLog::Json => out.set(H, json, &LOG_FORMAT.texts[2 + upstream]),
             AccessLog::Combined | AccessLog::Off => {}
         }
     }),
@@ -542,6 +549,8 @@ mod tests {
             assert_eq!(v.get("upstream_response_time").is_some(), upstream, "{v}");
             assert_eq!(v.get("upstream_addr").is_some(), upstream, "{v}");
             assert!(values(&json, "access_log")[0].contains(" json "));
+            let reason = &json.get("log_format").unwrap().reason.why;
+            assert_eq!(reason.contains("no upstream keys"), !upstream, "{reason}");
         }
         let combined = plan(r#"{"access_log":"combined"}"#);
         assert_eq!(value(&combined, "log_format"), None);
