@@ -11,7 +11,7 @@
 # errors appear at 1.0× the planned clients (memory against the estimate is a result).
 # And `nginx-gen-bench search --quick` (≤ 60 s): the configuration search's whole path
 # (grid, nginx -t of each patch, screen, the confirmation loaded together, report) on 3
-# alternatives of html.
+# alternatives of html; then `--try @guide` on h2, a baseline confirmed like a patch.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -56,3 +56,10 @@ grep -q 'nginx-gen-bench-search:end' "$search"
 grep -q 'listen+ reuseport' "$search"
 # The confirmation ran its instances together (the search's default since 2026-12-06).
 grep -q 'CPU/req, together' "$search"
+# A baseline measured together as a candidate (`--try @guide`), and one that does not serve
+# the scenario (stock has no HTTP/2) listed as not run instead of scored.
+baseline=tests/artifacts/bench-search-baseline.md
+rm -f "$baseline"
+timeout 60 "$bin/nginx-gen-bench" search --quick "${cpus[@]}" --only h2 --try @guide --try @stock --out "$baseline"
+grep -q '| confirmation | `@guide` |' "$baseline"
+grep -q '| not run | `@stock` |' "$baseline"
