@@ -163,12 +163,11 @@ impl SearchOpts {
                 .chain(args.into_iter().map(Into::into)),
         )?;
         // `@name` is a whole baseline, alone in its --try; nowhere else is `@` a directive.
-        if let Some(bad) = o.tries.iter().find(|t| {
-            t.contains('@')
-                && t.trim()
-                    .strip_prefix('@')
-                    .is_none_or(|b| grid::baseline(b).is_none())
-        }) {
+        if let Some(bad) = o
+            .tries
+            .iter()
+            .find(|t| t.contains('@') && grid::whole_baseline(t).is_none())
+        {
             return Err(clap::Error::raw(
                 clap::error::ErrorKind::ValueValidation,
                 format!(
@@ -528,7 +527,7 @@ fn search_scenario(
         tried
             .iter()
             .enumerate()
-            .map(|(i, a)| grid::variant(grid::variant_name(i + 1, &a.body), a.directives())),
+            .map(|(i, a)| grid::variant(grid::variant_name(i + 1, &a.body), &a.body)),
     );
     eprintln!(
         "search {}: screen of {} alternatives, {} round(s)",
@@ -596,7 +595,7 @@ fn search_scenario(
             candidates
                 .iter()
                 .enumerate()
-                .map(|(i, b)| grid::variant(format!("c{}", i + 1), grid::split(b))),
+                .map(|(i, b)| grid::variant(format!("c{}", i + 1), b)),
         );
         eprintln!(
             "search {}: confirmation of {} candidate(s), {} round(s)",
@@ -681,7 +680,7 @@ fn search(o: &SearchOpts) -> Result<bool, String> {
         let mut tried = Vec::new();
         let mut left_out = Vec::new();
         for (i, alt) in knobs.iter().flat_map(|k| &k.alts).enumerate() {
-            let v = grid::variant(grid::variant_name(i + 1, &alt.body), alt.directives());
+            let v = grid::variant(grid::variant_name(i + 1, &alt.body), &alt.body);
             match nginx_t(&v, &sc, &prepared.env, &check_dir, &launch) {
                 Ok(()) => tried.push(alt.clone()),
                 Err(e) => left_out.push((alt.body.clone(), format!("refused by nginx -t: {e}"))),

@@ -170,13 +170,6 @@ pub struct Alt {
     pub body: String,
 }
 
-impl Alt {
-    /// The `(directive, args)` list the patch machinery applies.
-    pub fn directives(&self) -> Vec<(String, String)> {
-        split(&self.body)
-    }
-}
-
 /// `a b; -c; listen+ d` → `[("a", "b"), ("-c", ""), ("listen+", "d")]`, as `--patch` parses.
 pub fn split(body: &str) -> Vec<(String, String)> {
     body.split(';')
@@ -296,19 +289,17 @@ pub fn variant_name(index: usize, body: &str) -> String {
     name.trim_end_matches('-').to_string()
 }
 
-/// The variant that tries `directives` under `name`: nginx-gen's output patched, or for
+/// The variant that tries the patch `body` under `name`: nginx-gen's output patched, or for
 /// `@baseline` (`--try @guide`) that baseline's whole configuration.
-pub fn variant(name: String, directives: Vec<(String, String)>) -> Variant {
-    let whole = match directives.as_slice() {
-        [(d, args)] if args.is_empty() => d.strip_prefix('@').and_then(baseline),
-        _ => None,
-    };
-    let kind = whole.map_or(crate::variants::Kind::Patched(directives), |b| b.kind);
+pub fn variant(name: String, body: &str) -> Variant {
+    let kind = whole_baseline(body)
+        .map_or_else(|| crate::variants::Kind::Patched(split(body)), |b| b.kind);
     Variant { name, kind }
 }
 
-/// The baseline called `name` (`stock`, `guide`, `nginxconfig`, `h5bp`).
-pub fn baseline(name: &str) -> Option<Variant> {
+/// The baseline a body names as `@name` alone (`stock`, `guide`, `nginxconfig`, `h5bp`).
+pub fn whole_baseline(body: &str) -> Option<Variant> {
+    let name = body.trim().strip_prefix('@')?;
     Variant::builtin()
         .into_iter()
         .find(|v| v.is_baseline() && v.name == name)
@@ -322,16 +313,13 @@ mod tests {
 
     #[test]
     fn a_try_names_a_patch_or_a_whole_baseline() {
-        let guide = variant("c1".into(), split("@guide"));
+        let guide = variant("c1".into(), "@guide");
         assert!(matches!(guide.kind, Kind::Guide), "{guide:?}");
         assert_eq!(guide.name, "c1");
-        assert!(matches!(
-            variant("c2".into(), split("@h5bp")).kind,
-            Kind::Peer(_)
-        ));
+        assert!(matches!(variant("c2".into(), "@h5bp").kind, Kind::Peer(_)));
         // nginx-gen is no baseline, and a patch stays a patch.
-        assert!(baseline("nginx-gen").is_none());
-        let patched = variant("c3".into(), split("access_log off"));
+        assert!(whole_baseline("@nginx-gen").is_none());
+        let patched = variant("c3".into(), "access_log off");
         assert!(matches!(&patched.kind, Kind::Patched(d) if d[0].0 == "access_log"));
     }
 
@@ -502,7 +490,7 @@ mod tests {
             body: "output_buffers 1 128k".into(),
         };
         assert_eq!(
-            alt.directives(),
+            split(&alt.body),
             [("output_buffers".to_string(), "1 128k".to_string())]
         );
     }
