@@ -64,7 +64,7 @@ pub use rank::{Goal, Score};
 )]
 #[command(name = "nginx-gen-bench search", version, args_override_self = true)]
 pub struct SearchOpts {
-    /// CI smoke (≤ 60 s): 3 alternatives on the html scenario, 2 + 2 rounds at 50
+    /// CI smoke (≤ 60 s): 3 alternatives on the html scenario (a fourth with 2+ workers), 2 + 2 rounds at 50
     /// connections; fails when the harness breaks (an instance does not start or answer,
     /// a request errors)
     #[arg(long)]
@@ -672,13 +672,12 @@ fn search(o: &SearchOpts) -> Result<bool, String> {
     for sc in o.scenarios() {
         let plan = current_values(&prepared.env, &sc, o.port)?;
         let current = |d: &str| plan.get(d).map(nginx_gen_core::plan::Setting::value);
-        let knobs = if o.tries.is_empty() {
-            grid::grid(&sc, &current, o.quick)
+        let (knobs, mut left_out) = if o.tries.is_empty() {
+            grid::grid(&sc, &current, o.quick, prepared.env.workers)
         } else {
-            grid::tries(&o.tries)
+            (grid::tries(&o.tries), Vec::new())
         };
         let mut tried = Vec::new();
-        let mut left_out = Vec::new();
         for (i, alt) in knobs.iter().flat_map(|k| &k.alts).enumerate() {
             let v = grid::variant(grid::variant_name(i + 1, &alt.body), &alt.body);
             match nginx_t(&v, &sc, &prepared.env, &check_dir, &launch) {

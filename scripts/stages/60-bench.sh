@@ -53,7 +53,9 @@ start=$SECONDS
 timeout 90 "$bin/nginx-gen-bench" search --quick "${cpus[@]}" --out "$search"
 echo "60-bench: search --quick took $((SECONDS - start)) s (budget 60 s)"
 grep -q 'nginx-gen-bench-search:end' "$search"
-grep -q 'listen+ reuseport' "$search"
+grep -q '| screen | `listen- deferred` |' "$search"
+# One worker: the knobs that act only between workers are listed as not run, with why.
+grep -q '| not run | `listen+ reuseport` | .*2 or more workers' "$search"
 # The confirmation ran its instances together (the search's default since 2026-12-06).
 grep -q 'CPU/req, together' "$search"
 # A baseline measured together as a candidate (`--try @guide`), and one that does not serve

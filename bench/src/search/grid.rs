@@ -21,6 +21,10 @@ enum When {
     Compressed,
     /// Both: nginx-gen writes it and the requests accept compression (brotli).
     CompressedIfSet,
+    /// Only with at least this many workers: it shares or splits the accepting between
+    /// workers (`accept_mutex`, `reuseport`), so with one it changes nothing and would only
+    /// measure the noise.
+    Workers(usize),
 }
 
 /// One row of the grid's table.
@@ -106,7 +110,7 @@ const SPECS: &[Spec] = &[
     Spec {
         directive: "reuseport",
         families: ALL,
-        when: When::Always,
+        when: When::Workers(2),
         alts: &["listen+ reuseport"],
     },
     Spec {
@@ -124,7 +128,7 @@ const SPECS: &[Spec] = &[
     Spec {
         directive: "accept_mutex",
         families: ALL,
-        when: When::Always,
+        when: When::Workers(2),
         alts: &["accept_mutex on"],
     },
     Spec {
@@ -154,11 +158,13 @@ const SPECS: &[Spec] = &[
 ];
 
 /// The alternatives of the `--quick` smoke: cheap to run, and each exercises another kind
-/// of patch (a replaced directive, a removed one, a listen option).
+/// of patch (a replaced directive, a removed one, a listen option) or of leaving one out
+/// (`reuseport`, run only with two workers or more).
 pub const QUICK: &[&str] = &[
     "keepalive_requests 10000",
     "-open_file_cache",
     "listen+ reuseport",
+    "listen- deferred",
 ];
 
 /// One alternative: a patch of nginx-gen's output.
@@ -205,46 +211,61 @@ fn same_as_current(body: &str, current: &dyn Fn(&str) -> Option<String>) -> bool
     })
 }
 
-/// The grid for `scenario`. `current(directive)` is nginx-gen's value of a directive in the
-/// scenario's configuration (`None` when it does not write it). With `quick`, only the
-/// [`QUICK`] alternatives.
+/// The grid for `scenario` on `workers` workers: the knobs, and the alternatives left out
+/// with the reason (a knob that cannot act with this many workers). `current(directive)` is
+/// nginx-gen's value of a directive in the scenario's configuration (`None` when it does
+/// not write it). With `quick`, only the [`QUICK`] alternatives.
 pub fn grid(
     scenario: &Scenario,
     current: &dyn Fn(&str) -> Option<String>,
     quick: bool,
-) -> Vec<Knob> {
+    workers: usize,
+) -> (Vec<Knob>, Vec<(String, String)>) {
     let compressed = scenario
         .headers
         .iter()
         .any(|h| h.to_ascii_lowercase().starts_with("accept-encoding"));
-    SPECS
+    let mut knobs = Vec::new();
+    let mut idle = Vec::new();
+    for spec in SPECS
         .iter()
         .filter(|s| s.families.contains(&scenario.family))
-        .filter(|s| {
-            let set = current(s.directive).is_some();
-            match s.when {
-                When::Always => true,
-                When::IfSet => set,
-                When::Compressed => compressed,
-                When::CompressedIfSet => compressed && set,
-            }
-        })
-        .map(|s| Knob {
-            directive: s.directive,
-            current: current(s.directive),
-            alts: s
-                .alts
-                .iter()
-                .filter(|b| !same_as_current(b, current))
-                .filter(|b| !quick || QUICK.contains(b))
-                .map(|b| Alt {
-                    knob: s.directive,
-                    body: (*b).to_string(),
-                })
-                .collect(),
-        })
-        .filter(|k| !k.alts.is_empty())
-        .collect()
+    {
+        let set = current(spec.directive).is_some();
+        let applies = match spec.when {
+            When::Always | When::Workers(_) => true,
+            When::IfSet => set,
+            When::Compressed => compressed,
+            When::CompressedIfSet => compressed && set,
+        };
+        let alts: Vec<Alt> = spec
+            .alts
+            .iter()
+            .filter(|b| applies && !same_as_current(b, current))
+            .filter(|b| !quick || QUICK.contains(b))
+            .map(|b| Alt {
+                knob: spec.directive,
+                body: (*b).to_string(),
+            })
+            .collect();
+        match spec.when {
+            _ if alts.is_empty() => {}
+            When::Workers(n) if workers < n => idle.extend(alts.into_iter().map(|a| {
+                (
+                    a.body,
+                    format!(
+                        "acts only between {n} or more workers; the run has {workers}, so it would measure the noise"
+                    ),
+                )
+            })),
+            _ => knobs.push(Knob {
+                directive: spec.directive,
+                current: current(spec.directive),
+                alts,
+            }),
+        }
+    }
+    (knobs, idle)
 }
 
 /// The knob of `--try` patches: one, so they are never combined with each other.
@@ -358,7 +379,7 @@ mod tests {
 
     #[test]
     fn static_html_grid() {
-        let g = grid(&scenario("html"), &gen_values(Family::Static), false);
+        let g = grid(&scenario("html"), &gen_values(Family::Static), false, 2).0;
         assert_eq!(
             directives(&g),
             [
@@ -397,14 +418,14 @@ mod tests {
 
     #[test]
     fn tls_proxy_and_compression_grids() {
-        let tls = grid(&scenario("tls"), &gen_values(Family::Tls), false);
+        let tls = grid(&scenario("tls"), &gen_values(Family::Tls), false, 1).0;
         let b = bodies(&tls);
         assert!(b.contains(&"ssl_session_tickets on") && b.contains(&"ssl_buffer_size 4k"));
         assert!(b.contains(&"ssl_session_cache off") && b.contains(&"output_buffers 1 128k"));
         // TLS never uses sendfile (no kTLS on this nginx): no chunking knob.
         assert!(!directives(&tls).contains(&"sendfile_max_chunk"));
 
-        let proxy = grid(&scenario("proxy"), &gen_values(Family::Proxy), false);
+        let proxy = grid(&scenario("proxy"), &gen_values(Family::Proxy), false, 1).0;
         let d = directives(&proxy);
         for want in [
             "proxy_buffers",
@@ -417,9 +438,9 @@ mod tests {
         assert!(!d.contains(&"open_file_cache") && !d.contains(&"output_buffers"));
         // The upstream keepalive only where nginx-gen writes an upstream block.
         let none = |_: &str| None;
-        assert!(!directives(&grid(&scenario("proxy"), &none, false)).contains(&"keepalive"));
+        assert!(!directives(&grid(&scenario("proxy"), &none, false, 1).0).contains(&"keepalive"));
 
-        let gz = grid(&scenario("gzip-js"), &gen_values(Family::Static), false);
+        let gz = grid(&scenario("gzip-js"), &gen_values(Family::Static), false, 1).0;
         let b = bodies(&gz);
         assert!(b.contains(&"gzip_comp_level 2") && b.contains(&"gzip_comp_level 5"));
         // brotli only when the output has it.
@@ -429,7 +450,7 @@ mod tests {
                 .then(|| "4".to_string())
                 .or_else(|| gen_values(Family::Static)(d))
         };
-        let b2 = grid(&scenario("gzip-js"), &with_brotli, false);
+        let b2 = grid(&scenario("gzip-js"), &with_brotli, false, 1).0;
         assert_eq!(
             b2.iter()
                 .find(|k| k.directive == "brotli_comp_level")
@@ -440,9 +461,56 @@ mod tests {
     }
 
     #[test]
-    fn quick_grid_is_three_alternatives() {
-        let g = grid(&scenario("html"), &gen_values(Family::Static), true);
+    fn quick_grid_is_four_alternatives_one_left_out_with_one_worker() {
+        let quick = |workers| {
+            grid(
+                &scenario("html"),
+                &gen_values(Family::Static),
+                true,
+                workers,
+            )
+        };
+        let (g, idle) = quick(2);
         assert_eq!(bodies(&g), QUICK);
+        assert!(idle.is_empty(), "{idle:?}");
+        let (g, idle) = quick(1);
+        assert_eq!(
+            bodies(&g),
+            [
+                "keepalive_requests 10000",
+                "-open_file_cache",
+                "listen- deferred"
+            ]
+        );
+        assert_eq!(idle.len(), 1);
+    }
+
+    #[test]
+    fn knobs_between_workers_wait_for_a_second_worker() {
+        let html = |workers| {
+            grid(
+                &scenario("html"),
+                &gen_values(Family::Static),
+                false,
+                workers,
+            )
+        };
+        let (two, idle) = html(2);
+        assert!(idle.is_empty());
+        let (one, idle) = html(1);
+        // With one worker `accept_mutex` and `reuseport` change nothing: left out, saying so.
+        assert_eq!(directives(&two).len(), directives(&one).len() + 2);
+        assert!(
+            !directives(&one).contains(&"reuseport") && !directives(&one).contains(&"accept_mutex")
+        );
+        assert_eq!(
+            idle.iter().map(|(b, _)| b.as_str()).collect::<Vec<_>>(),
+            ["listen+ reuseport", "accept_mutex on"]
+        );
+        assert!(
+            idle[0].1.contains("2 or more workers; the run has 1"),
+            "{idle:?}"
+        );
     }
 
     #[test]
