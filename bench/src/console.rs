@@ -44,7 +44,7 @@ pub fn console(modes: &[ModeResult], variants: &[Variant]) -> String {
                     let gen_index = variants.iter().position(|v| matches!(v.kind, Kind::Gen));
                     let others = gen_index.filter(|&g| g != vi).map(|g| (g, &variants[g]));
                     for (b, base) in baselines(variants).chain(others) {
-                        if let Some(r) = compare(c, vi, b, m.workers, m.link_mbit) {
+                        if let Some(r) = compare(m, c, vi, b) {
                             let _ =
                                 write!(line, "  {}: {:.2}× {}", base.name, r.rps, r.verdict.text());
                         }

@@ -11,7 +11,7 @@
 //! certificate, host facts), [`variants`] and [`peers`] (the configurations), [`run`]
 //! (instances, rounds; [`proc`], [`netns`], [`wrk`], [`h2load`], [`handshake`],
 //! [`slowapp`]), [`results`], [`stats`] (medians, intervals), [`verdict`] (the decision
-//! ladder), [`console`], [`markdown`] and [`svg`] (the report).
+//! ladder), [`recheck`] (the losses measured again together), [`console`], [`markdown`] and [`svg`] (the report).
 //! `nginx-gen-bench capacity` is the other mode: [`capacity`] holds the planned clients on
 //! a live nginx per machine size.
 //! `nginx-gen-bench search` ([`search`]) runs the same harness over a grid of patches of
@@ -42,6 +42,7 @@ mod opts;
 mod peers;
 mod prepare;
 mod proc;
+mod recheck;
 mod results;
 mod run;
 mod scenario;
@@ -77,7 +78,13 @@ fn real_main(opts: &Opts) -> Result<bool, String> {
                 .is_none_or(|o| o.iter().any(|x| x == s.id))
         })
         .collect();
-    let (modes, notes) = run::all(run::Setup::new(opts, &variants, &scen, &prepared))?;
+    let (mut modes, notes) = run::all(run::Setup::new(opts, &variants, &scen, &prepared))?;
+    if opts.recheck > 0 {
+        let rechecks = recheck::run(opts, &prepared, &variants, &modes)?;
+        for m in &mut modes {
+            m.rechecks.clone_from(&rechecks);
+        }
+    }
     // In the smoke run (50 connections) any error means the harness or a configuration is
     // broken; in the full run errors are results (stock's 768 connections at c1000).
     let ok = !opts.quick || results::harness_ok(&modes);

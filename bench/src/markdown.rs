@@ -16,7 +16,7 @@ use crate::scenario::{H2_STREAMS, SLOW_RUN_FLOOR, TLS_RUN_FLOOR, Tool};
 use crate::stats::Stat;
 use crate::svg::svg;
 use crate::variants::{Env, Variant};
-use crate::verdict::{Ratio, applies, baselines, compare, contenders, misses, tally};
+use crate::verdict::{Ratio, Settled, applies, baselines, compare, contenders, misses, tally};
 
 /// Facts about the run for the report's header.
 #[derive(Debug)]
@@ -65,7 +65,7 @@ impl Meta {
              TLS handshakes: `bench/tls/handshake.py`, N processes each opening one connection after another for {} s; \
              nginx and the load tools at nice -10 against the other jobs; \
              nginx pinned to CPU(s) `{}` with {} worker(s) in every variant, the load tools, the upstream and the slow application on CPU(s) `{}`; \
-             site precompressed with nginx-gen's command `{}`; whole run took {:.0} s.",
+             site precompressed with nginx-gen's command `{}`; {}; whole run took {:.0} s.",
             opts.rounds,
             opts.seconds,
             opts.seconds,
@@ -73,6 +73,19 @@ impl Meta {
             env.workers,
             opts.wrk_cpus,
             precompress.replace(&env.site.to_string_lossy().to_string(), "<site>"),
+            if opts.recheck == 0 {
+                "losses not measured again".to_string()
+            } else {
+                format!(
+                    "each loss CPU per request can settle measured again after the modes, {} round(s) with nginx-gen, its A/A control and the baseline loaded at once{} (the last table)",
+                    opts.recheck,
+                    if opts.recheck_all {
+                        ", and with --recheck-all every other cell too"
+                    } else {
+                        ""
+                    }
+                )
+            },
             took.as_secs_f64()
         );
         Self {
@@ -160,8 +173,8 @@ pub fn markdown(modes: &[ModeResult], variants: &[Variant], meta: &Meta, svg_nam
                 };
                 let mut row = format!("| {id} | {conns} | {} |", base.name);
                 for (vi, _) in contenders(variants) {
-                    let text = compare(c, vi, b, m.workers, m.link_mbit)
-                        .map_or_else(|| not_run(c, vi, b), |r| cell_text(&r));
+                    let text =
+                        compare(m, c, vi, b).map_or_else(|| not_run(c, vi, b), |r| cell_text(&r));
                     let _ = write!(row, " {text} |");
                 }
                 let _ = writeln!(o, "{row}");
@@ -249,6 +262,9 @@ pub fn markdown(modes: &[ModeResult], variants: &[Variant], meta: &Meta, svg_nam
         }
         let _ = writeln!(o);
     }
+    for line in recheck_lines(modes, variants) {
+        let _ = writeln!(o, "{line}");
+    }
     let _ = writeln!(o, "Scenarios:\n");
     let mut seen: Vec<&str> = Vec::new();
     for c in modes.iter().flat_map(|m| &m.cells) {
@@ -285,8 +301,11 @@ fn cell_text(r: &Ratio) -> String {
             share * 100.0
         )
     });
+    let recheck = r
+        .recheck_text()
+        .map_or_else(String::new, |t| format!(" ({t})"));
     format!(
-        "**{:.2}×** (CI {:.2}..{:.2}; rounds {:.2}..{:.2}), CPU {:.2}×, p99 {:.2}×{unanswered} — {}",
+        "**{:.2}×** (CI {:.2}..{:.2}; rounds {:.2}..{:.2}), CPU {:.2}×, p99 {:.2}×{unanswered} — {}{recheck}",
         r.rps,
         r.rps_lo,
         r.rps_hi,
@@ -296,6 +315,69 @@ fn cell_text(r: &Ratio) -> String {
         r.p99,
         r.verdict.text()
     )
+}
+
+/// The losses measured again together: a row per loss (cell, baseline and the mode it was
+/// lost in), and one per cell measured again without a loss (`--recheck-all`).
+pub fn recheck_lines(modes: &[ModeResult], variants: &[Variant]) -> Vec<String> {
+    let Some(rechecks) = modes.first().map(|m| &m.rechecks) else {
+        return Vec::new();
+    };
+    let mut out = vec![
+        "### The losses measured again together\n".to_string(),
+        "Each loss CPU per request can settle (nginx set the rate, or the CPU decided), measured again on loopback with nginx-gen, its A/A control and the baseline loaded at once, so a change in the machine's speed reaches all of them alike. One at a time: the ratio that decided (req/s, or CPU per request where wrk or the link set the rate); together: CPU per request, the baseline's ÷ nginx-gen's (above 1 = nginx-gen cheaper), with its 95 % interval. A loss is not confirmed when nginx-gen is even or better together and the interval's low end lies above the loss's size; it stands when nginx-gen is still the dearer, when the interval reaches the loss's size (too few rounds to tell), or when the A/A control left its interval.\n".to_string(),
+    ];
+    if rechecks.is_empty() {
+        out.push("No loss to measure again.\n".into());
+        return out;
+    }
+    out.push("| scenario | conns | baseline | lost in | one at a time | together (CPU, 95 % CI) | rounds | A/A control | the loss |".into());
+    out.push("|---|---:|---|---|---:|---|---:|---|---|".into());
+    for rc in rechecks {
+        let lost: Vec<(String, f64)> = modes
+            .iter()
+            .filter_map(|m| {
+                let c = m
+                    .cells
+                    .iter()
+                    .find(|c| c.scenario.id == rc.scenario && c.conns == rc.conns)?;
+                let r = compare(m, c, rc.v, rc.base)?;
+                (r.recheck.is_some()).then(|| (m.name(), r.decided_by()))
+            })
+            .collect();
+        let rows: Vec<(String, String, String)> = if lost.is_empty() {
+            vec![("none".into(), "—".into(), "(no loss to settle)".into())]
+        } else {
+            lost.into_iter()
+                .map(|(mode, size)| {
+                    let settled = rc.settle(size);
+                    let word = if settled == Settled::Confirmed {
+                        format!("**{}**", settled.text())
+                    } else {
+                        settled.text().to_string()
+                    };
+                    (mode, format!("{size:.3}×"), word)
+                })
+                .collect()
+        };
+        for (mode, size, word) in rows {
+            out.push(format!(
+                "| {} | {} | {} | {mode} | {size} | {:.3}× ({:.3}..{:.3}) | {} | {:.3}× ({:.3}..{:.3}) | {word} |",
+                rc.scenario,
+                rc.conns,
+                variants[rc.base].name,
+                rc.cpu.mid,
+                rc.cpu.lo,
+                rc.cpu.hi,
+                rc.rounds,
+                rc.control.mid,
+                rc.control.lo,
+                rc.control.hi,
+            ));
+        }
+    }
+    out.push(String::new());
+    out
 }
 
 /// Why a comparison did not run.
@@ -317,7 +399,7 @@ pub fn verdict_lines(m: &ModeResult, variants: &[Variant]) -> Vec<String> {
     let mut out = Vec::new();
     for (vi, v) in contenders(variants) {
         out.push(format!(
-            "\n**Does {} lose to any baseline with 95 % confidence?** (per cell; a loss is a req/s interval wholly below 1, or where wrk or the link sets the rate, more CPU per request beyond the noise or over 3 % fewer req/s)\n",
+            "\n**Does {} lose to any baseline with 95 % confidence?** (per cell; a loss is a req/s interval wholly below 1, or where wrk or the link sets the rate, more CPU per request beyond the noise or over 3 % fewer req/s; a loss measured again together and not confirmed there is not one)\n",
             v.name
         ));
         out.push("| scenario | conns | loses to | other misses |".into());
@@ -326,16 +408,18 @@ pub fn verdict_lines(m: &ModeResult, variants: &[Variant]) -> Vec<String> {
             if !applies(c, vi) {
                 continue;
             }
-            let (losses, others) = misses(c, vi, variants, m.workers, m.link_mbit);
+            let (losses, others) = misses(m, c, vi, variants);
             let list = |l: &[(String, Ratio)]| {
                 l.iter()
                     .map(|(name, r)| {
                         format!(
-                            "{name} ({}, {:.2}× CI {:.2}..{:.2})",
+                            "{name} ({}, {:.2}× CI {:.2}..{:.2}{})",
                             r.verdict.text(),
                             r.rps,
                             r.rps_lo,
-                            r.rps_hi
+                            r.rps_hi,
+                            r.recheck_text()
+                                .map_or_else(String::new, |t| format!("; {t}"))
                         )
                     })
                     .collect::<Vec<_>>()
@@ -502,6 +586,7 @@ mod tests {
             link_mbit: None,
             workers: 1,
             wall: Duration::from_secs(9),
+            rechecks: Vec::new(),
         }
     }
 
@@ -535,6 +620,50 @@ mod tests {
         assert!(
             verdicts.contains("| tls-resume | 8 | no | none |"),
             "{verdicts}"
+        );
+    }
+
+    #[test]
+    fn a_loss_measured_again_shows_in_its_cell_and_in_the_last_table() {
+        use crate::stats::Interval;
+        use crate::stats::tests::sample;
+        let vars = Variant::builtin();
+        let mut m = mode();
+        // h2 c50: nginx-gen 10 % slower than the guide with nginx busy, a loss the CPU settles.
+        m.cells[0].samples[1] = vec![sample(22_000, 950, 4); 3];
+        let iv = |lo: f64, hi: f64| Interval {
+            lo,
+            mid: (lo * hi).sqrt(),
+            hi,
+        };
+        m.rechecks = vec![crate::verdict::Recheck {
+            scenario: "h2",
+            conns: 50,
+            v: 4,
+            base: 1,
+            rounds: 10,
+            cpu: iv(0.99, 1.02),
+            verdict: crate::verdict::Verdict::EvenCpu,
+            control: iv(0.995, 1.004),
+        }];
+        let text = markdown(std::slice::from_ref(&m), &vars, &meta(), "x.svg");
+        assert!(
+            text.contains("even together (a LOSS one at a time, not confirmed) (together: CPU 1.005× (CI 0.990..1.020), 10 rounds, A/A control 0.999× (CI 0.995..1.004): not confirmed)"),
+            "{text}"
+        );
+        assert!(
+            text.contains("nginx-gen vs guide: 1 × even together"),
+            "{text}"
+        );
+        assert!(text.contains("| h2 | 50 | guide | loopback | 0.909× | 1.005× (0.990..1.020) | 10 | 0.999× (0.995..1.004) | not confirmed |"), "{text}");
+        // Confirmed: nginx-gen dearer together.
+        m.rechecks[0].cpu = iv(0.97, 0.99);
+        m.rechecks[0].verdict = crate::verdict::Verdict::Loss;
+        let text = markdown(std::slice::from_ref(&m), &vars, &meta(), "x.svg");
+        assert!(text.contains("| **yes**: guide (LOSS, 0.91×"), "{text}");
+        assert!(
+            text.contains("| 10 | 0.999× (0.995..1.004) | **confirmed** |"),
+            "{text}"
         );
     }
 

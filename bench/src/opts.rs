@@ -79,6 +79,22 @@ pub struct Opts {
     #[arg(skip)]
     pub together: bool,
 
+    /// Measure each loss again for N rounds with nginx-gen, its A/A control and the baseline
+    /// loaded at once (0: off)
+    ///
+    /// After the modes, on loopback, per cell where nginx-gen lost to a baseline in a way CPU
+    /// per request can settle (nginx set the rate, or the CPU decided): the loss stands when
+    /// nginx-gen's CPU per request is still the higher one beyond the noise with the A/A
+    /// control within its interval, else it is reported as not confirmed (the machine's
+    /// speed changed between the runs). --quick: 2 rounds.
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub recheck: usize,
+
+    /// Measure every cell again together, not only the losses (what the smoke runs, so the
+    /// path runs whatever the rounds said)
+    #[arg(long)]
+    pub recheck_all: bool,
+
     /// Connection counts for every scenario, comma-separated [default: per scenario, from
     /// 50, 200 and 1000; 50 on a shaped link]
     #[arg(long, value_name = "LIST", value_delimiter = ',', action = ArgAction::Set,
@@ -191,6 +207,7 @@ impl Opts {
         if o.quick {
             o.rounds = 1;
             o.seconds = 1;
+            o.recheck = o.recheck.min(2);
             o.conns.get_or_insert_with(|| vec![50]);
         } else if o.out.is_none() {
             o.out = Some(PathBuf::from("docs/benchmarks.md"));

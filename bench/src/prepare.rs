@@ -83,6 +83,21 @@ pub struct Prepared {
     pub precompress: String,
 }
 
+impl Prepared {
+    /// The same, with the instances' directories in `dir` under the run's temporary
+    /// directory (a stage of the search, a loss measured again).
+    pub fn under(&self, dir: &str) -> Result<Self, String> {
+        let tmp = self.tmp.join(dir);
+        fs::create_dir_all(&tmp).map_err(|e| format!("{}: {e}", tmp.display()))?;
+        Ok(Self {
+            tmp,
+            env: self.env.clone(),
+            script: self.script.clone(),
+            precompress: self.precompress.clone(),
+        })
+    }
+}
+
 /// Creates the temporary directory (registered for cleanup unless `--keep`) and everything
 /// in it, and precompresses the site.
 pub fn prepare(opts: &Opts) -> Result<Prepared, String> {

@@ -3,6 +3,7 @@
 use std::time::Duration;
 
 use crate::scenario::Scenario;
+use crate::verdict::Recheck;
 use crate::wrk::WrkResult;
 
 /// One measured wrk run against one instance.
@@ -46,6 +47,9 @@ pub struct ModeResult {
     /// nginx workers per instance (CPU use is judged per worker).
     pub workers: usize,
     pub wall: Duration,
+    /// The run's losses measured again together (the same list in every mode; each names
+    /// its cell, and a mode's losses in that cell take its verdict).
+    pub rechecks: Vec<Recheck>,
 }
 
 impl ModeResult {

@@ -162,6 +162,24 @@ pub fn all(mut setup: Setup) -> Result<(Vec<ModeResult>, Vec<String>), String> {
     Ok((modes, notes))
 }
 
+/// The loopback mode alone, its instances in `dir` under the run's temporary directory:
+/// a stage of the search, or the load test's losses measured again (`opts` says which
+/// scenarios, connection counts and rounds, and whether together).
+pub fn loopback(
+    opts: &Opts,
+    prepared: &Prepared,
+    dir: &str,
+    scen: &[Scenario],
+    variants: &[Variant],
+) -> Result<ModeResult, String> {
+    let prep = prepared.under(dir)?;
+    let (mut modes, _) = all(Setup::new(opts, variants, scen, &prep))?;
+    modes
+        .pop()
+        .filter(|m| m.link_mbit.is_none())
+        .ok_or_else(|| "the loopback stage measured nothing".into())
+}
+
 /// One instance under load in a cell.
 struct Target<'a> {
     nginx: &'a Nginx,
@@ -437,6 +455,7 @@ fn run_mode(link: &str, link_mbit: Option<u32>, s: &Setup) -> Result<ModeResult,
         cells,
         logs,
         wall: started.elapsed(),
+        rechecks: Vec::new(),
     })
 }
 

@@ -42,7 +42,7 @@ use crate::results::{Cell, ModeResult, harness_ok};
 use crate::run;
 use crate::scenario::{self, Scenario, scenarios};
 use crate::stats::Stat;
-use crate::variants::{self, Env, Kind, Variant};
+use crate::variants::{self, Env, Variant};
 use crate::verdict;
 
 pub use budget::{Budget, Shape};
@@ -415,19 +415,7 @@ fn stage(
     together: bool,
 ) -> Result<ModeResult, String> {
     let opts = o.stage_opts(sc, conns, rounds, together)?;
-    let tmp = prepared.tmp.join(dir);
-    std::fs::create_dir_all(&tmp).map_err(|e| format!("{}: {e}", tmp.display()))?;
-    let prep = Prepared {
-        tmp,
-        env: prepared.env.clone(),
-        script: prepared.script.clone(),
-        precompress: prepared.precompress.clone(),
-    };
-    let one = std::slice::from_ref(sc);
-    let (mut modes, _) = run::all(run::Setup::new(&opts, variants, one, &prep))?;
-    modes
-        .pop()
-        .ok_or_else(|| "the stage measured nothing".into())
+    run::loopback(&opts, prepared, dir, std::slice::from_ref(sc), variants)
 }
 
 /// The items whose alternative served the scenario (`served`, in the same order).
@@ -437,21 +425,6 @@ fn keep_served<T>(items: Vec<T>, served: &[bool]) -> Vec<T> {
         .zip(served)
         .filter_map(|(item, &s)| s.then_some(item))
         .collect()
-}
-
-fn gen_variant() -> Variant {
-    Variant {
-        name: "nginx-gen".into(),
-        kind: Kind::Gen,
-    }
-}
-
-/// nginx-gen's configuration again, in an instance of its own: the A/A control.
-fn control_variant() -> Variant {
-    Variant {
-        name: "nginx-gen-again".into(),
-        kind: Kind::Gen,
-    }
 }
 
 /// The confirmation's candidates, chosen once for every cell of a scenario from the
@@ -522,7 +495,7 @@ fn search_scenario(
         return Ok((outcome, ok));
     }
     // Screen: nginx-gen (index 0) and every alternative.
-    let mut vs = vec![gen_variant()];
+    let mut vs = vec![Variant::nginx_gen()];
     vs.extend(
         tried
             .iter()
@@ -590,7 +563,7 @@ fn search_scenario(
     if !candidates.is_empty() {
         // nginx-gen twice: the second instance is the A/A control, the noise floor the
         // intervals should cover.
-        let mut vs = vec![gen_variant(), control_variant()];
+        let mut vs = vec![Variant::nginx_gen(), Variant::nginx_gen_again()];
         vs.extend(
             candidates
                 .iter()

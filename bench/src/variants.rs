@@ -89,11 +89,25 @@ impl Variant {
             name: p.name().into(),
             kind: Kind::Peer(p),
         }));
-        all.push(Self {
+        all.push(Self::nginx_gen());
+        all
+    }
+
+    /// nginx-gen's configuration.
+    pub fn nginx_gen() -> Self {
+        Self {
             name: "nginx-gen".into(),
             kind: Kind::Gen,
-        });
-        all
+        }
+    }
+
+    /// nginx-gen's configuration again, in an instance of its own: the A/A control, the
+    /// noise floor the intervals of a together measurement should cover.
+    pub fn nginx_gen_again() -> Self {
+        Self {
+            name: "nginx-gen-again".into(),
+            kind: Kind::Gen,
+        }
     }
 
     /// A configuration nginx-gen is compared against (stock, the guide, a peer generator's),

@@ -38,6 +38,9 @@ pub enum Verdict {
     /// Fewer req/s beyond the noise (the interval lies below 1; with wrk or the link
     /// setting the rate: more CPU per request, or over 3 % fewer req/s).
     Loss,
+    /// A loss one instance after the other that measuring both again at once (the same
+    /// machine speed for both, [`Recheck`]) did not confirm: CPU per request even or better.
+    Cleared,
 }
 
 impl Verdict {
@@ -50,12 +53,16 @@ impl Verdict {
             Self::EvenCpu => "even (CPU/req within noise; wrk/link-bound)",
             Self::P99Worse => "p99 worse",
             Self::Loss => "LOSS",
+            Self::Cleared => "even together (a LOSS one at a time, not confirmed)",
         }
     }
 
     /// Meets the bar "≥ 1.0× with p99 no worse", as far as the rounds can tell.
     pub fn meets_bar(self) -> bool {
-        matches!(self, Self::Win | Self::WinCpu | Self::Even | Self::EvenCpu)
+        matches!(
+            self,
+            Self::Win | Self::WinCpu | Self::Even | Self::EvenCpu | Self::Cleared
+        )
     }
 }
 
@@ -100,6 +107,29 @@ pub fn decide(e: &Evidence) -> Verdict {
     } else {
         even
     }
+}
+
+/// Variant `v` against `base` in a cell whose instances were loaded at once: their CPU per
+/// request (`base`'s ÷ `v`'s, above 1 = `v` is cheaper) and the ladder on errors and that
+/// alone. The CPU was shared, so neither the rate nor p99 belongs to one instance: the rate
+/// is held even and p99 passed.
+pub fn together(cell: &Cell, v: usize, base: usize) -> (Interval, Verdict) {
+    let cpu = interval(&per_round(&cell.samples[v], &cell.samples[base], |x, y| {
+        Some(cpu_per_req(y)? / cpu_per_req(x)?)
+    }));
+    let even = Interval {
+        lo: 1.0,
+        mid: 1.0,
+        hi: 1.0,
+    };
+    let verdict = decide(&Evidence {
+        errors: Stat::of(&cell.samples[v]).errors() > 0,
+        nginx_bound: false,
+        rps: even,
+        cpu,
+        p99_ok: true,
+    });
+    (cpu, verdict)
 }
 
 /// p99 counts as worse when, beyond the noise, it is more than 10 % worse (`p99_lo`, the
@@ -148,7 +178,105 @@ pub struct Ratio {
     /// The share of its requests the baseline left without an answer ([`unanswered`]), when
     /// it is [`UNANSWERED`] or more and so the baseline's p99 is not held against this one.
     pub base_unanswered: Option<f64>,
+    /// nginx was the bottleneck (the req/s decided), else wrk or the link set the rate.
+    pub nginx_bound: bool,
+    /// The loss measured again with both loaded at once, when it was ([`Recheck`]).
+    pub recheck: Option<Recheck>,
     pub verdict: Verdict,
+}
+
+impl Ratio {
+    /// A loss that CPU per request can settle: nginx set the rate (and so its CPU per
+    /// request), or wrk or the link did and the CPU decided. A rate more than 3 % behind
+    /// on a full link is bytes on the wire, which no CPU measurement settles.
+    pub fn cpu_can_settle(&self) -> bool {
+        self.verdict == Verdict::Loss && (self.nginx_bound || self.rps_hi >= RATE_SLACK)
+    }
+
+    /// The size of the ratio in the measure that decided: req/s where nginx set the rate
+    /// (which follows its CPU per request), else the CPU per request.
+    pub fn decided_by(&self) -> f64 {
+        if self.nginx_bound { self.rps } else { self.cpu }
+    }
+
+    /// The loss's recheck, in words, when it had one.
+    pub fn recheck_text(&self) -> Option<String> {
+        self.recheck.map(|rc| rc.text(self.decided_by()))
+    }
+}
+
+/// A loss of the load test measured again on loopback with the contender, the baseline and
+/// the contender's A/A control loaded at once, compared by CPU per request.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Recheck {
+    pub scenario: &'static str,
+    pub conns: u32,
+    /// Indices of the contender and the baseline among the run's variants.
+    pub v: usize,
+    pub base: usize,
+    pub rounds: usize,
+    /// The baseline's CPU per request ÷ the contender's (above 1 = the contender is cheaper).
+    pub cpu: Interval,
+    /// The ladder on errors and CPU per request ([`together`]).
+    pub verdict: Verdict,
+    /// The A/A control: the contender against a second instance of itself.
+    pub control: Interval,
+}
+
+/// What measuring a loss again together made of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Settled {
+    /// nginx-gen's CPU per request even or better, and the interval's low end above the
+    /// loss's size: the loss was the machine's speed changing between the runs.
+    NotConfirmed,
+    /// nginx-gen's CPU per request still the higher one beyond the noise.
+    Confirmed,
+    /// Even, but the interval reaches down to the loss's size: too few rounds to tell.
+    TooNoisy,
+    /// The A/A control left its interval: the rounds are not trusted.
+    ControlOff,
+}
+
+impl Settled {
+    pub fn text(self) -> &'static str {
+        match self {
+            Self::NotConfirmed => "not confirmed",
+            Self::Confirmed => "confirmed",
+            Self::TooNoisy => "stands: the interval reaches the loss's size",
+            Self::ControlOff => "stands: the A/A control was off",
+        }
+    }
+}
+
+impl Recheck {
+    /// What it makes of a loss of size `loss` one at a time (the contender's ratio to the
+    /// baseline in the measure that decided: req/s where nginx set the rate, else the CPU
+    /// per request, the baseline's ÷ the contender's). Cleared only when the together
+    /// interval rules that size out, so a few noisy rounds cannot clear a loss.
+    pub fn settle(&self, loss: f64) -> Settled {
+        let control_ok = !self.control.above_one() && !self.control.below_one();
+        match self.verdict {
+            _ if !control_ok => Settled::ControlOff,
+            Verdict::EvenCpu | Verdict::WinCpu if self.cpu.lo > loss => Settled::NotConfirmed,
+            Verdict::EvenCpu | Verdict::WinCpu => Settled::TooNoisy,
+            _ => Settled::Confirmed,
+        }
+    }
+
+    /// What the report says of it, for a loss of size `loss`.
+    pub fn text(&self, loss: f64) -> String {
+        format!(
+            "together: CPU {:.3}× (CI {:.3}..{:.3}), {} rounds, A/A control {:.3}× (CI {:.3}..{:.3}): {}",
+            self.cpu.mid,
+            self.cpu.lo,
+            self.cpu.hi,
+            self.rounds,
+            self.control.mid,
+            self.control.lo,
+            self.control.hi,
+            self.settle(loss).text()
+        )
+    }
 }
 
 /// nginx's CPU time per answered request in one run (`None` when either is zero).
@@ -174,9 +302,10 @@ pub fn ratio(cell: &Cell, v: usize, base: usize, workers: usize, link_mbit: Opti
     let busy = BUSY * workers as f64;
     let link_full = link_mbit.is_some_and(|m| sa.mb_s * 8.0 >= LINK_FULL * f64::from(m));
     let base_unanswered = Some(unanswered(b)).filter(|&share| share >= UNANSWERED);
+    let nginx_bound = sa.cpu_util >= busy || sb.cpu_util >= busy;
     let verdict = decide(&Evidence {
         errors: sa.errors() > 0,
-        nginx_bound: sa.cpu_util >= busy || sb.cpu_util >= busy,
+        nginx_bound,
         rps,
         cpu,
         p99_ok: p99_ok(
@@ -196,6 +325,8 @@ pub fn ratio(cell: &Cell, v: usize, base: usize, workers: usize, link_mbit: Opti
         cpu: cpu.mid,
         p99: p99.mid,
         base_unanswered,
+        nginx_bound,
+        recheck: None,
         verdict,
     }
 }
@@ -220,15 +351,25 @@ pub fn applies(cell: &Cell, v: usize) -> bool {
     cell.samples.get(v).is_some_and(|s| !s.is_empty())
 }
 
-/// Variant `v` against variant `base`, when both ran in the cell.
-pub fn compare(
-    cell: &Cell,
-    v: usize,
-    base: usize,
-    workers: usize,
-    link_mbit: Option<u32>,
-) -> Option<Ratio> {
-    (applies(cell, v) && applies(cell, base)).then(|| ratio(cell, v, base, workers, link_mbit))
+/// Variant `v` against variant `base` in one of the mode's cells, when both ran: the
+/// rounds' ratio, and where it was a loss the CPU can settle and the run measured it again
+/// together ([`ModeResult::rechecks`]), that measurement's verdict.
+pub fn compare(m: &ModeResult, cell: &Cell, v: usize, base: usize) -> Option<Ratio> {
+    if !(applies(cell, v) && applies(cell, base)) {
+        return None;
+    }
+    let mut r = ratio(cell, v, base, m.workers, m.link_mbit);
+    if r.cpu_can_settle()
+        && let Some(rc) = m.rechecks.iter().find(|rc| {
+            (rc.scenario, rc.conns, rc.v, rc.base) == (cell.scenario.id, cell.conns, v, base)
+        })
+    {
+        r.recheck = Some(*rc);
+        if rc.settle(r.decided_by()) == Settled::NotConfirmed {
+            r.verdict = Verdict::Cleared;
+        }
+    }
+    Some(r)
 }
 
 /// A baseline's name and a contender's ratio to it.
@@ -239,16 +380,15 @@ pub type Named = (String, Ratio);
 /// per request, wholly on the wrong side of 1), and the other misses of the bar (p99 worse,
 /// errors), each with the ratio.
 pub fn misses(
+    m: &ModeResult,
     cell: &Cell,
     v: usize,
     variants: &[Variant],
-    workers: usize,
-    link_mbit: Option<u32>,
 ) -> (Vec<Named>, Vec<Named>) {
     let mut losses = Vec::new();
     let mut others = Vec::new();
     for (b, base) in baselines(variants) {
-        if let Some(r) = compare(cell, v, b, workers, link_mbit) {
+        if let Some(r) = compare(m, cell, v, b) {
             match r.verdict {
                 Verdict::Loss => losses.push((base.name.clone(), r)),
                 v if !v.meets_bar() => others.push((base.name.clone(), r)),
@@ -269,7 +409,7 @@ pub fn tally(m: &ModeResult, variants: &[Variant]) -> Vec<String> {
             let verdicts: Vec<Verdict> = m
                 .cells
                 .iter()
-                .filter_map(|c| compare(c, vi, base, m.workers, m.link_mbit))
+                .filter_map(|c| compare(m, c, vi, base))
                 .map(|r| r.verdict)
                 .collect();
             if verdicts.is_empty() {
@@ -525,6 +665,7 @@ mod tests {
             link_mbit: None,
             workers: 1,
             wall: Duration::from_secs(1),
+            rechecks: Vec::new(),
         };
         let lines = tally(&m, &three());
         assert_eq!(
@@ -572,25 +713,26 @@ mod tests {
         let c = cell(vec![Vec::new(), guide, slow]);
         let vars = three();
         assert!(!applies(&c, 0) && applies(&c, 1) && !applies(&c, 7));
-        assert!(compare(&c, 2, 0, 1, None).is_none());
+        let m = ModeResult {
+            link: "loopback".into(),
+            cells: vec![c.clone()],
+            logs: Vec::new(),
+            link_mbit: None,
+            workers: 1,
+            wall: Duration::from_secs(1),
+            rechecks: Vec::new(),
+        };
+        assert!(compare(&m, &c, 2, 0).is_none());
         assert_eq!(
-            compare(&c, 2, 1, 1, None).map(|r| r.verdict),
+            compare(&m, &c, 2, 1).map(|r| r.verdict),
             Some(Verdict::Loss)
         );
-        let (losses, others) = misses(&c, 2, &vars, 1, None);
+        let (losses, others) = misses(&m, &c, 2, &vars);
         assert_eq!(
             losses.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(),
             ["guide"]
         );
         assert!(others.is_empty());
-        let m = ModeResult {
-            link: "loopback".into(),
-            cells: vec![c],
-            logs: Vec::new(),
-            link_mbit: None,
-            workers: 1,
-            wall: Duration::from_secs(1),
-        };
         assert_eq!(
             tally(&m, &vars),
             [

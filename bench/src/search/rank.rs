@@ -6,7 +6,7 @@
 use crate::results::Cell;
 use crate::search::grid::Alt;
 use crate::stats::{Interval, Stat, interval, per_round};
-use crate::verdict::{BUSY, Evidence, Verdict, cpu_per_req, decide, ratio};
+use crate::verdict::{self, BUSY, Verdict, cpu_per_req, ratio};
 
 /// nginx-gen may trail the best configuration found by this much (the goal).
 pub const GOAL: f64 = 1.03;
@@ -78,25 +78,9 @@ pub fn score(cell: &Cell, v: usize, base: usize, workers: usize, together: bool)
     let rps = interval(&per_round(a, b, |x, y| {
         (y.wrk.rps() > 0.0).then(|| x.wrk.rps() / y.wrk.rps())
     }));
-    let cpu = interval(&per_round(a, b, |x, y| {
-        Some(cpu_per_req(y)? / cpu_per_req(x)?)
-    }));
     if together {
-        // Shared CPUs: neither the rate nor p99 belongs to one instance, so the load test's
-        // ladder runs on errors and CPU per request, the rate held even and p99 passed;
-        // the screen, one instance at a time, held them to the bar.
-        let even = Interval {
-            lo: 1.0,
-            mid: 1.0,
-            hi: 1.0,
-        };
-        let verdict = decide(&Evidence {
-            errors: Stat::of(a).errors() > 0,
-            nginx_bound: false,
-            rps: even,
-            cpu,
-            p99_ok: true,
-        });
+        // The screen, one instance at a time, held the rate and p99 to the bar.
+        let (cpu, verdict) = verdict::together(cell, v, base);
         return Score {
             measure: Measure::CpuTogether,
             gain: cpu,
@@ -104,6 +88,9 @@ pub fn score(cell: &Cell, v: usize, base: usize, workers: usize, together: bool)
             verdict,
         };
     }
+    let cpu = interval(&per_round(a, b, |x, y| {
+        Some(cpu_per_req(y)? / cpu_per_req(x)?)
+    }));
     let busy = BUSY * workers as f64;
     let nginx_bound = Stat::of(a).cpu_util >= busy || Stat::of(b).cpu_util >= busy;
     Score {

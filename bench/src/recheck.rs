@@ -1,0 +1,247 @@
+//! The load test's losses measured again together. Runs one after the other carry a change
+//! in the machine's speed into their ratios (a few per cent between minutes on a shared
+//! host). So after the modes, every cell where nginx-gen lost to a baseline, in a way CPU
+//! per request can settle, is measured again on loopback with nginx-gen, its A/A control and
+//! those baselines loaded at once, like the search's confirmation: the loss stands when
+//! nginx-gen's CPU per request is still the higher one beyond the noise.
+
+use crate::opts::Opts;
+use crate::prepare::Prepared;
+use crate::results::ModeResult;
+use crate::run;
+use crate::scenario::Scenario;
+use crate::variants::{Kind, Variant};
+use crate::verdict::{self, Recheck, baselines, compare};
+
+/// One cell to measure again: its scenario and connection count, and the baselines
+/// nginx-gen lost to there in any mode (indices among the run's variants).
+#[derive(Debug, Clone)]
+pub struct Group {
+    pub scenario: Scenario,
+    pub conns: u32,
+    pub baselines: Vec<usize>,
+}
+
+/// The cells to measure again, in run order: where the contender `v` lost to a baseline in
+/// a way CPU per request can settle ([`verdict::Ratio::cpu_can_settle`]), in any mode (a
+/// shaped link's cell has the loopback cell with the same count as its double); with
+/// `all`, every cell and baseline both ran in.
+pub fn groups(modes: &[ModeResult], variants: &[Variant], v: usize, all: bool) -> Vec<Group> {
+    let mut out: Vec<Group> = Vec::new();
+    for m in modes {
+        for cell in &m.cells {
+            for (b, _) in baselines(variants) {
+                let Some(r) = compare(m, cell, v, b) else {
+                    continue;
+                };
+                if !(all || r.cpu_can_settle()) {
+                    continue;
+                }
+                let at = out
+                    .iter()
+                    .position(|g| g.scenario.id == cell.scenario.id && g.conns == cell.conns)
+                    .unwrap_or_else(|| {
+                        out.push(Group {
+                            scenario: cell.scenario.clone(),
+                            conns: cell.conns,
+                            baselines: Vec::new(),
+                        });
+                        out.len() - 1
+                    });
+                if !out[at].baselines.contains(&b) {
+                    out[at].baselines.push(b);
+                }
+            }
+        }
+    }
+    for g in &mut out {
+        g.baselines.sort_unstable();
+    }
+    out
+}
+
+/// Measures every group again (`opts.recheck` rounds, together) and returns what each
+/// baseline's loss came to. Nothing to do without nginx-gen among the variants.
+pub fn run(
+    opts: &Opts,
+    prepared: &Prepared,
+    variants: &[Variant],
+    modes: &[ModeResult],
+) -> Result<Vec<Recheck>, String> {
+    let Some(gen_index) = variants.iter().position(|x| matches!(x.kind, Kind::Gen)) else {
+        return Ok(Vec::new());
+    };
+    let todo = groups(modes, variants, gen_index, opts.recheck_all);
+    let mut out = Vec::new();
+    for g in todo {
+        // nginx-gen, its control, then the baselines: stage index 2 + j is g.baselines[j].
+        let mut vs = vec![Variant::nginx_gen(), Variant::nginx_gen_again()];
+        vs.extend(g.baselines.iter().map(|&b| variants[b].clone()));
+        eprintln!(
+            "recheck {} c{}: nginx-gen against {} measured again together, {} round(s)",
+            g.scenario.id,
+            g.conns,
+            g.baselines
+                .iter()
+                .map(|&b| variants[b].name.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
+            opts.recheck
+        );
+        let mut o = opts.clone();
+        o.shaped = false;
+        o.shaped_only = false;
+        o.together = true;
+        o.rounds = opts.recheck;
+        o.conns = Some(vec![g.conns]);
+        o.only = Some(vec![g.scenario.id.to_string()]);
+        o.out = None;
+        let dir = format!("recheck-{}-c{}", g.scenario.id, g.conns);
+        let mode = run::loopback(&o, prepared, &dir, std::slice::from_ref(&g.scenario), &vs)?;
+        let Some(cell) = mode.cells.first() else {
+            continue;
+        };
+        let control = verdict::together(cell, 1, 0).0;
+        for (j, &b) in g.baselines.iter().enumerate() {
+            if !verdict::applies(cell, 2 + j) {
+                continue;
+            }
+            let (cpu, v) = verdict::together(cell, 0, 2 + j);
+            out.push(Recheck {
+                scenario: g.scenario.id,
+                conns: g.conns,
+                v: gen_index,
+                base: b,
+                rounds: opts.recheck,
+                cpu,
+                verdict: v,
+                control,
+            });
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::results::Cell;
+    use crate::scenario::by_id;
+    use crate::stats::tests::sample;
+    use crate::verdict::Verdict;
+
+    /// stock, guide, nginxconfig, h5bp, nginx-gen.
+    fn mode(link_mbit: Option<u32>, cells: Vec<Cell>) -> ModeResult {
+        ModeResult {
+            link: "test".into(),
+            cells,
+            logs: Vec::new(),
+            link_mbit,
+            workers: 1,
+            wall: Duration::from_secs(1),
+            rechecks: Vec::new(),
+        }
+    }
+
+    fn cell(id: &str, conns: u32, samples: Vec<Vec<crate::results::Sample>>) -> Cell {
+        Cell {
+            scenario: by_id(id),
+            conns,
+            samples,
+        }
+    }
+
+    #[test]
+    fn losses_the_cpu_can_settle_are_grouped_by_cell() {
+        let vars = Variant::builtin();
+        // nginx busy (95 %): req/s decide. nginx-gen 10 % slower than the guide, even with
+        // the others.
+        let even = vec![sample(20_000, 950, 4); 3];
+        let slow = vec![sample(18_000, 950, 4); 3];
+        let html = cell(
+            "html",
+            50,
+            vec![slow.clone(), even, slow.clone(), slow.clone(), slow],
+        );
+        // On a 100 Mbit/s link (nginx at 10 %): the guide 5 % cheaper per request (a loss
+        // the CPU settles), h5bp 10 % faster on the wire (bytes: nothing to settle).
+        let base = vec![sample(380, 95, 5); 3];
+        let dear = vec![sample(380, 100, 5); 3];
+        let fast = vec![sample(420, 100, 5); 3];
+        let link = cell(
+            "html",
+            50,
+            vec![dear.clone(), base, dear.clone(), fast, dear],
+        );
+        let modes = [mode(None, vec![html]), mode(Some(100), vec![link])];
+        let g = groups(&modes, &vars, 4, false);
+        assert_eq!(g.len(), 1, "{g:?}");
+        assert_eq!((g[0].scenario.id, g[0].conns), ("html", 50));
+        assert_eq!(
+            g[0].baselines,
+            [1],
+            "the guide alone; h5bp's lead is the wire's"
+        );
+        // `all`: every baseline of every cell both ran in.
+        let g = groups(&modes, &vars, 4, true);
+        assert_eq!(g[0].baselines, [0, 1, 2, 3]);
+    }
+
+    #[test]
+    fn a_recheck_clears_or_confirms_the_loss_in_every_mode() {
+        let even = vec![sample(20_000, 950, 4); 3];
+        let slow = vec![sample(18_000, 950, 4); 3];
+        let html = cell(
+            "html",
+            50,
+            vec![even.clone(), even.clone(), even.clone(), even, slow],
+        );
+        let iv = |lo: f64, hi: f64| crate::stats::Interval {
+            lo,
+            mid: (lo * hi).sqrt(),
+            hi,
+        };
+        let recheck = |cpu, verdict, control| Recheck {
+            scenario: "html",
+            conns: 50,
+            v: 4,
+            base: 1,
+            rounds: 10,
+            cpu,
+            verdict,
+            control,
+        };
+        let mut m = mode(None, vec![html]);
+        let judged = |m: &ModeResult| compare(m, &m.cells[0], 4, 1).map(|r| r.verdict);
+        assert_eq!(judged(&m), Some(Verdict::Loss));
+        // Even together, the control within its interval: not confirmed, the bar is met.
+        m.rechecks = vec![recheck(iv(0.99, 1.01), Verdict::EvenCpu, iv(0.995, 1.006))];
+        assert_eq!(judged(&m), Some(Verdict::Cleared));
+        assert!(Verdict::Cleared.meets_bar());
+        // nginx-gen dearer together: confirmed.
+        m.rechecks = vec![recheck(iv(0.97, 0.99), Verdict::Loss, iv(0.995, 1.006))];
+        assert_eq!(judged(&m), Some(Verdict::Loss));
+        // The control off: the rounds are not trusted, the loss stands.
+        m.rechecks = vec![recheck(iv(1.01, 1.05), Verdict::WinCpu, iv(1.01, 1.03))];
+        assert_eq!(judged(&m), Some(Verdict::Loss));
+        assert!(
+            m.rechecks[0]
+                .text(0.9)
+                .ends_with("stands: the A/A control was off")
+        );
+        // Even, but the interval reaches down past the 0.90× of one at a time: too few
+        // rounds to clear it.
+        m.rechecks = vec![recheck(iv(0.85, 1.2), Verdict::EvenCpu, iv(0.995, 1.006))];
+        assert_eq!(judged(&m), Some(Verdict::Loss));
+        assert_eq!(m.rechecks[0].settle(0.9), verdict::Settled::TooNoisy);
+        assert_eq!(m.rechecks[0].settle(0.8), verdict::Settled::NotConfirmed);
+        // Another cell's recheck does not apply.
+        m.rechecks = vec![Recheck {
+            conns: 200,
+            ..recheck(iv(0.99, 1.01), Verdict::EvenCpu, iv(0.995, 1.006))
+        }];
+        assert_eq!(judged(&m), Some(Verdict::Loss));
+    }
+}
