@@ -78,16 +78,19 @@ fn real_main(opts: &Opts) -> Result<bool, String> {
                 .is_none_or(|o| o.iter().any(|x| x == s.id))
         })
         .collect();
-    let (mut modes, notes) = run::all(run::Setup::new(opts, &variants, &scen, &prepared))?;
+    let (mut modes, mut notes) = run::all(run::Setup::new(opts, &variants, &scen, &prepared))?;
+    let mut rechecked_ok = true;
     if opts.recheck > 0 {
-        let rechecks = recheck::run(opts, &prepared, &variants, &modes)?;
+        let again = recheck::run(opts, &prepared, &variants, &modes);
         for m in &mut modes {
-            m.rechecks.clone_from(&rechecks);
+            m.rechecks.clone_from(&again.rechecks);
         }
+        notes.extend(again.notes);
+        rechecked_ok = again.ok;
     }
     // In the smoke run (50 connections) any error means the harness or a configuration is
     // broken; in the full run errors are results (stock's 768 connections at c1000).
-    let ok = !opts.quick || results::harness_ok(&modes);
+    let ok = !opts.quick || (results::harness_ok(&modes) && rechecked_ok);
     println!("{}", console::console(&modes, &variants));
     if let Some(out) = &opts.out {
         let meta = markdown::Meta::collect(

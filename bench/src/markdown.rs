@@ -26,6 +26,8 @@ pub struct Meta {
     pub software: String,
     pub method: String,
     pub notes: Vec<String>,
+    /// Rounds each loss was measured again together (0: not measured again).
+    pub recheck: usize,
 }
 
 pub(crate) fn sh(cmd: &str) -> String {
@@ -77,7 +79,7 @@ impl Meta {
                 "losses not measured again".to_string()
             } else {
                 format!(
-                    "each loss CPU per request can settle measured again after the modes, {} round(s) with nginx-gen, its A/A control and the baseline loaded at once{} (the last table)",
+                    "each loss CPU per request can settle measured again after the modes, {} round(s) with nginx-gen, its A/A control and the baselines it lost to in that cell loaded at once{} (the last table)",
                     opts.recheck,
                     if opts.recheck_all {
                         ", and with --recheck-all every other cell too"
@@ -94,6 +96,7 @@ impl Meta {
             software,
             method,
             notes,
+            recheck: opts.recheck,
         }
     }
 }
@@ -262,7 +265,7 @@ pub fn markdown(modes: &[ModeResult], variants: &[Variant], meta: &Meta, svg_nam
         }
         let _ = writeln!(o);
     }
-    for line in recheck_lines(modes, variants) {
+    for line in recheck_lines(modes, variants, meta.recheck) {
         let _ = writeln!(o, "{line}");
     }
     let _ = writeln!(o, "Scenarios:\n");
@@ -317,9 +320,10 @@ fn cell_text(r: &Ratio) -> String {
     )
 }
 
-/// The losses measured again together: a row per loss (cell, baseline and the mode it was
-/// lost in), and one per cell measured again without a loss (`--recheck-all`).
-pub fn recheck_lines(modes: &[ModeResult], variants: &[Variant]) -> Vec<String> {
+/// The losses measured again together (`rounds` each, 0: not measured again): a row per
+/// loss (cell, baseline and the mode it was lost in), and one per cell and baseline
+/// measured again without such a loss (`--recheck-all`).
+pub fn recheck_lines(modes: &[ModeResult], variants: &[Variant], rounds: usize) -> Vec<String> {
     let Some(rechecks) = modes.first().map(|m| &m.rechecks) else {
         return Vec::new();
     };
@@ -327,14 +331,18 @@ pub fn recheck_lines(modes: &[ModeResult], variants: &[Variant]) -> Vec<String> 
         "### The losses measured again together\n".to_string(),
         "Each loss CPU per request can settle (nginx set the rate, or the CPU decided), measured again on loopback with nginx-gen, its A/A control and the baseline loaded at once, so a change in the machine's speed reaches all of them alike. One at a time: the ratio that decided (req/s, or CPU per request where wrk or the link set the rate); together: CPU per request, the baseline's ÷ nginx-gen's (above 1 = nginx-gen cheaper), with its 95 % interval. A loss is not confirmed when nginx-gen is even or better together and the interval's low end lies above the loss's size; it stands when nginx-gen is still the dearer, when the interval reaches the loss's size (too few rounds to tell), or when the A/A control left its interval.\n".to_string(),
     ];
+    if rounds == 0 {
+        out.push("Not measured again (`--recheck 0`).\n".into());
+        return out;
+    }
     if rechecks.is_empty() {
-        out.push("No loss to measure again.\n".into());
+        out.push("No loss the CPU can settle to measure again.\n".into());
         return out;
     }
     out.push("| scenario | conns | baseline | lost in | one at a time | together (CPU, 95 % CI) | rounds | A/A control | the loss |".into());
     out.push("|---|---:|---|---|---:|---|---:|---|---|".into());
     for rc in rechecks {
-        let lost: Vec<(String, f64)> = modes
+        let lost: Vec<(String, Ratio)> = modes
             .iter()
             .filter_map(|m| {
                 let c = m
@@ -342,21 +350,26 @@ pub fn recheck_lines(modes: &[ModeResult], variants: &[Variant]) -> Vec<String> 
                     .iter()
                     .find(|c| c.scenario.id == rc.scenario && c.conns == rc.conns)?;
                 let r = compare(m, c, rc.v, rc.base)?;
-                (r.recheck.is_some()).then(|| (m.name(), r.decided_by()))
+                r.recheck.is_some().then(|| (m.name(), r))
             })
             .collect();
         let rows: Vec<(String, String, String)> = if lost.is_empty() {
-            vec![("none".into(), "—".into(), "(no loss to settle)".into())]
+            vec![(
+                "none".into(),
+                "—".into(),
+                "(no loss the CPU can settle)".into(),
+            )]
         } else {
             lost.into_iter()
-                .map(|(mode, size)| {
-                    let settled = rc.settle(size);
+                .map(|(mode, r)| {
+                    let settled = rc.settle(r.loss_bound());
                     let word = if settled == Settled::Confirmed {
                         format!("**{}**", settled.text())
                     } else {
                         settled.text().to_string()
                     };
-                    (mode, format!("{size:.3}×"), word)
+                    let (mid, hi) = r.decided();
+                    (mode, format!("{mid:.3}× (CI ..{hi:.3})"), word)
                 })
                 .collect()
         };
@@ -548,6 +561,7 @@ mod tests {
             software: "nginx 1.22.1".into(),
             method: "1 round".into(),
             notes: vec!["shaped-link mode SKIPPED".into()],
+            recheck: 10,
         }
     }
 
@@ -655,7 +669,7 @@ mod tests {
             text.contains("nginx-gen vs guide: 1 × even together"),
             "{text}"
         );
-        assert!(text.contains("| h2 | 50 | guide | loopback | 0.909× | 1.005× (0.990..1.020) | 10 | 0.999× (0.995..1.004) | not confirmed |"), "{text}");
+        assert!(text.contains("| h2 | 50 | guide | loopback | 0.909× (CI ..0.909) | 1.005× (0.990..1.020) | 10 | 0.999× (0.995..1.004) | not confirmed |"), "{text}");
         // Confirmed: nginx-gen dearer together.
         m.rechecks[0].cpu = iv(0.97, 0.99);
         m.rechecks[0].verdict = crate::verdict::Verdict::Loss;

@@ -39,7 +39,8 @@ pub enum Verdict {
     /// setting the rate: more CPU per request, or over 3 % fewer req/s).
     Loss,
     /// A loss one instance after the other that measuring both again at once (the same
-    /// machine speed for both, [`Recheck`]) did not confirm: CPU per request even or better.
+    /// machine speed for both, [`Recheck`]) did not confirm: CPU per request even or better,
+    /// its interval wholly above the loss's, the A/A control within its own.
     Cleared,
 }
 
@@ -71,7 +72,8 @@ impl Verdict {
 pub struct Evidence {
     /// The variant had failed requests.
     pub errors: bool,
-    /// Either nginx was the bottleneck (busier than [`BUSY`] of its CPUs).
+    /// Either nginx was the bottleneck (busier than [`BUSY`] of its CPUs), and this
+    /// variant did not fill the shaped link with its own nginx idle.
     pub nginx_bound: bool,
     /// req/s ratio, this ÷ baseline, per round.
     pub rps: Interval,
@@ -178,30 +180,53 @@ pub struct Ratio {
     /// The share of its requests the baseline left without an answer ([`unanswered`]), when
     /// it is [`UNANSWERED`] or more and so the baseline's p99 is not held against this one.
     pub base_unanswered: Option<f64>,
+    /// The upper end of the CPU per request ratio's 95 % interval.
+    pub cpu_hi: f64,
     /// nginx was the bottleneck (the req/s decided), else wrk or the link set the rate.
     pub nginx_bound: bool,
+    /// This variant's own nginx was the busy one (not only the baseline's).
+    pub self_busy: bool,
+    /// p99 no worse beyond the noise (a loss is decided before p99, so a loss can hide it).
+    pub p99_ok: bool,
     /// The loss measured again with both loaded at once, when it was ([`Recheck`]).
     pub recheck: Option<Recheck>,
     pub verdict: Verdict,
 }
 
 impl Ratio {
-    /// A loss that CPU per request can settle: nginx set the rate (and so its CPU per
-    /// request), or wrk or the link did and the CPU decided. A rate more than 3 % behind
-    /// on a full link is bytes on the wire, which no CPU measurement settles.
+    /// A loss that CPU per request can settle: this variant's nginx set the rate (so its
+    /// CPU per request did), or wrk or the link did and the CPU decided. Not: a rate behind
+    /// while only the baseline's nginx was busy (latency, or the load tool, set it), and a
+    /// rate more than 3 % behind on a full link (bytes on the wire).
     pub fn cpu_can_settle(&self) -> bool {
-        self.verdict == Verdict::Loss && (self.nginx_bound || self.rps_hi >= RATE_SLACK)
+        self.verdict == Verdict::Loss
+            && if self.nginx_bound {
+                self.self_busy || self.cpu < 1.0
+            } else {
+                self.rps_hi >= RATE_SLACK
+            }
     }
 
-    /// The size of the ratio in the measure that decided: req/s where nginx set the rate
-    /// (which follows its CPU per request), else the CPU per request.
-    pub fn decided_by(&self) -> f64 {
-        if self.nginx_bound { self.rps } else { self.cpu }
+    /// The ratio in the measure that decided, its mean and the upper end of its interval:
+    /// req/s where nginx set the rate (which follows its CPU per request), else the CPU
+    /// per request.
+    pub fn decided(&self) -> (f64, f64) {
+        if self.nginx_bound {
+            (self.rps, self.rps_hi)
+        } else {
+            (self.cpu, self.cpu_hi)
+        }
+    }
+
+    /// The upper end of a loss's interval: the together interval must lie above it to
+    /// clear the loss.
+    pub fn loss_bound(&self) -> f64 {
+        self.decided().1
     }
 
     /// The loss's recheck, in words, when it had one.
     pub fn recheck_text(&self) -> Option<String> {
-        self.recheck.map(|rc| rc.text(self.decided_by()))
+        self.recheck.map(|rc| rc.text(self.loss_bound()))
     }
 }
 
@@ -226,15 +251,17 @@ pub struct Recheck {
 /// What measuring a loss again together made of it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Settled {
-    /// nginx-gen's CPU per request even or better, and the interval's low end above the
-    /// loss's size: the loss was the machine's speed changing between the runs.
+    /// nginx-gen's CPU per request even or better, and the interval wholly above the loss's
+    /// interval one at a time: the loss was the machine's speed changing between the runs.
     NotConfirmed,
     /// nginx-gen's CPU per request still the higher one beyond the noise.
     Confirmed,
-    /// Even, but the interval reaches down to the loss's size: too few rounds to tell.
+    /// Even, but the interval reaches down into the loss's interval: too few rounds to tell.
     TooNoisy,
     /// The A/A control left its interval: the rounds are not trusted.
     ControlOff,
+    /// Requests failed when measured again.
+    Errors,
 }
 
 impl Settled {
@@ -244,27 +271,30 @@ impl Settled {
             Self::Confirmed => "confirmed",
             Self::TooNoisy => "stands: the interval reaches the loss's size",
             Self::ControlOff => "stands: the A/A control was off",
+            Self::Errors => "stands: requests failed when measured again",
         }
     }
 }
 
 impl Recheck {
-    /// What it makes of a loss of size `loss` one at a time (the contender's ratio to the
-    /// baseline in the measure that decided: req/s where nginx set the rate, else the CPU
-    /// per request, the baseline's ÷ the contender's). Cleared only when the together
-    /// interval rules that size out, so a few noisy rounds cannot clear a loss.
-    pub fn settle(&self, loss: f64) -> Settled {
+    /// What it makes of a loss whose interval one at a time reaches up to `loss_hi` (the
+    /// contender's ratio to the baseline in the measure that decided: req/s where nginx
+    /// set the rate, else the CPU per request, the baseline's ÷ the contender's). Cleared
+    /// only when the together interval lies wholly above it, with the control within its
+    /// own: a few noisy rounds cannot clear a loss.
+    pub fn settle(&self, loss_hi: f64) -> Settled {
         let control_ok = !self.control.above_one() && !self.control.below_one();
         match self.verdict {
+            Verdict::Errors => Settled::Errors,
             _ if !control_ok => Settled::ControlOff,
-            Verdict::EvenCpu | Verdict::WinCpu if self.cpu.lo > loss => Settled::NotConfirmed,
+            Verdict::EvenCpu | Verdict::WinCpu if self.cpu.lo > loss_hi => Settled::NotConfirmed,
             Verdict::EvenCpu | Verdict::WinCpu => Settled::TooNoisy,
             _ => Settled::Confirmed,
         }
     }
 
-    /// What the report says of it, for a loss of size `loss`.
-    pub fn text(&self, loss: f64) -> String {
+    /// What the report says of it, for a loss reaching up to `loss_hi`.
+    pub fn text(&self, loss_hi: f64) -> String {
         format!(
             "together: CPU {:.3}× (CI {:.3}..{:.3}), {} rounds, A/A control {:.3}× (CI {:.3}..{:.3}): {}",
             self.cpu.mid,
@@ -274,7 +304,7 @@ impl Recheck {
             self.control.mid,
             self.control.lo,
             self.control.hi,
-            self.settle(loss).text()
+            self.settle(loss_hi).text()
         )
     }
 }
@@ -302,19 +332,23 @@ pub fn ratio(cell: &Cell, v: usize, base: usize, workers: usize, link_mbit: Opti
     let busy = BUSY * workers as f64;
     let link_full = link_mbit.is_some_and(|m| sa.mb_s * 8.0 >= LINK_FULL * f64::from(m));
     let base_unanswered = Some(unanswered(b)).filter(|&share| share >= UNANSWERED);
-    let nginx_bound = sa.cpu_util >= busy || sb.cpu_util >= busy;
+    // Either nginx busy makes the rates nginx's, unless this variant fills the link and its
+    // own nginx idles: then the link set its rate, however busy the baseline's nginx was.
+    let self_busy = sa.cpu_util >= busy;
+    let nginx_bound = self_busy || (sb.cpu_util >= busy && !link_full);
+    let p99_ok = p99_ok(
+        p99.lo,
+        sa.p99_ms,
+        sb.p99_ms,
+        link_full,
+        base_unanswered.is_some(),
+    );
     let verdict = decide(&Evidence {
         errors: sa.errors() > 0,
         nginx_bound,
         rps,
         cpu,
-        p99_ok: p99_ok(
-            p99.lo,
-            sa.p99_ms,
-            sb.p99_ms,
-            link_full,
-            base_unanswered.is_some(),
-        ),
+        p99_ok,
     });
     Ratio {
         rps: rps.mid,
@@ -325,7 +359,10 @@ pub fn ratio(cell: &Cell, v: usize, base: usize, workers: usize, link_mbit: Opti
         cpu: cpu.mid,
         p99: p99.mid,
         base_unanswered,
+        cpu_hi: cpu.hi,
         nginx_bound,
+        self_busy,
+        p99_ok,
         recheck: None,
         verdict,
     }
@@ -365,8 +402,13 @@ pub fn compare(m: &ModeResult, cell: &Cell, v: usize, base: usize) -> Option<Rat
         })
     {
         r.recheck = Some(*rc);
-        if rc.settle(r.decided_by()) == Settled::NotConfirmed {
-            r.verdict = Verdict::Cleared;
+        if rc.settle(r.loss_bound()) == Settled::NotConfirmed {
+            // The loss decided before p99 could: a p99 miss it hid stays a miss.
+            r.verdict = if r.p99_ok {
+                Verdict::Cleared
+            } else {
+                Verdict::P99Worse
+            };
         }
     }
     Some(r)
@@ -648,6 +690,20 @@ mod tests {
         assert_eq!(ratio(&c, 2, 0, 1, None).verdict, Verdict::P99Worse);
         // On the link: judged by CPU per request (nginx is at 10 %), 5 % cheaper per request.
         assert_eq!(ratio(&c, 2, 0, 1, Some(100)).verdict, Verdict::WinCpu);
+    }
+
+    #[test]
+    fn a_variant_filling_the_link_is_judged_by_cpu_however_busy_the_baseline() {
+        // 100 Mbit/s; both fill it (≈ 380 req/s × 31 KB), the baseline's nginx at 89 % of
+        // its CPU, this one's at 3 %, its rate 0.2 % behind (a few header bytes more).
+        let busy = vec![sample(381, 890, 40); 3];
+        let idle = vec![sample(380, 30, 40); 3];
+        let c = cell(vec![busy.clone(), busy, idle]);
+        let r = ratio(&c, 2, 0, 1, Some(100));
+        assert!(!r.nginx_bound && r.rps_hi < 1.0, "{r:?}");
+        assert_eq!(r.verdict, Verdict::WinCpu);
+        // Off the link the same figures would be nginx's rates: a loss.
+        assert_eq!(ratio(&c, 2, 0, 1, None).verdict, Verdict::Loss);
     }
 
     #[test]

@@ -433,6 +433,7 @@ mod tests {
                 software: "nginx 1.22.1".into(),
                 method: String::new(),
                 notes: Vec::new(),
+                recheck: 0,
             },
         }
     }
