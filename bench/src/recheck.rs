@@ -155,7 +155,7 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
-    use crate::results::Cell;
+    use crate::results::{Cell, Sample};
     use crate::scenario::by_id;
     use crate::stats::tests::sample;
     use crate::verdict::Verdict;
@@ -173,11 +173,48 @@ mod tests {
         }
     }
 
-    fn cell(id: &str, conns: u32, samples: Vec<Vec<crate::results::Sample>>) -> Cell {
+    fn cell(id: &str, conns: u32, samples: Vec<Vec<Sample>>) -> Cell {
         Cell {
             scenario: by_id(id),
             conns,
             samples,
+        }
+    }
+
+    /// html c50: the guide's rounds, the other baselines' and nginx-gen's.
+    fn html(guide: &[Sample], others: &[Sample], gen_: &[Sample]) -> Cell {
+        let o = others.to_vec();
+        cell(
+            "html",
+            50,
+            vec![o.clone(), guide.to_vec(), o.clone(), o, gen_.to_vec()],
+        )
+    }
+
+    fn iv(lo: f64, hi: f64) -> crate::stats::Interval {
+        crate::stats::Interval {
+            lo,
+            mid: (lo * hi).sqrt(),
+            hi,
+        }
+    }
+
+    /// nginx-gen (4) against the guide (1) in html c50, measured again: `cpu` the together
+    /// interval, `control` the A/A control's.
+    fn html_recheck(
+        cpu: crate::stats::Interval,
+        verdict: Verdict,
+        control: crate::stats::Interval,
+    ) -> Recheck {
+        Recheck {
+            scenario: "html",
+            conns: 50,
+            v: 4,
+            base: 1,
+            rounds: 10,
+            cpu,
+            verdict,
+            control,
         }
     }
 
@@ -188,11 +225,7 @@ mod tests {
         // the others.
         let even = vec![sample(20_000, 950, 4); 3];
         let slow = vec![sample(18_000, 950, 4); 3];
-        let html = cell(
-            "html",
-            50,
-            vec![slow.clone(), even, slow.clone(), slow.clone(), slow],
-        );
+        let html = html(&even, &slow, &slow);
         // On a 100 Mbit/s link (nginx at 10 %): the guide 5 % cheaper per request (a loss
         // the CPU settles), h5bp 10 % faster on the wire (bytes: nothing to settle).
         let base = vec![sample(380, 95, 5); 3];
@@ -222,31 +255,17 @@ mod tests {
         // nginx-gen 10 % slower than the guide and its p99 twice the guide's: a loss first.
         let even = vec![sample(20_000, 950, 4); 3];
         let slow = vec![sample(18_000, 950, 8); 3];
-        let html = cell(
-            "html",
-            50,
-            vec![even.clone(), even.clone(), even.clone(), even, slow],
-        );
+        let html = html(&even, &even, &slow);
         let mut m = mode(None, vec![html]);
         assert_eq!(
             compare(&m, &m.cells[0], 4, 1).map(|r| r.verdict),
             Some(Verdict::Loss)
         );
-        let iv = |lo: f64, hi: f64| crate::stats::Interval {
-            lo,
-            mid: (lo * hi).sqrt(),
-            hi,
-        };
-        m.rechecks = vec![Recheck {
-            scenario: "html",
-            conns: 50,
-            v: 4,
-            base: 1,
-            rounds: 10,
-            cpu: iv(0.99, 1.01),
-            verdict: Verdict::EvenCpu,
-            control: iv(0.995, 1.006),
-        }];
+        m.rechecks = vec![html_recheck(
+            iv(0.99, 1.01),
+            Verdict::EvenCpu,
+            iv(0.995, 1.006),
+        )];
         assert_eq!(
             compare(&m, &m.cells[0], 4, 1).map(|r| r.verdict),
             Some(Verdict::P99Worse)
@@ -259,11 +278,7 @@ mod tests {
         // for the same CPU per request: its rate was not its CPU's.
         let guide = vec![sample(20_000, 950, 4); 3];
         let idle = vec![sample(18_000, 600, 4); 3];
-        let html = cell(
-            "html",
-            50,
-            vec![guide.clone(), guide.clone(), guide.clone(), guide, idle],
-        );
+        let html = html(&guide, &guide, &idle);
         let m = mode(None, vec![html]);
         let r = compare(&m, &m.cells[0], 4, 1).expect("both ran");
         assert_eq!(r.verdict, Verdict::Loss);
@@ -276,26 +291,8 @@ mod tests {
     fn a_recheck_clears_or_confirms_the_loss_in_every_mode() {
         let even = vec![sample(20_000, 950, 4); 3];
         let slow = vec![sample(18_000, 950, 4); 3];
-        let html = cell(
-            "html",
-            50,
-            vec![even.clone(), even.clone(), even.clone(), even, slow],
-        );
-        let iv = |lo: f64, hi: f64| crate::stats::Interval {
-            lo,
-            mid: (lo * hi).sqrt(),
-            hi,
-        };
-        let recheck = |cpu, verdict, control| Recheck {
-            scenario: "html",
-            conns: 50,
-            v: 4,
-            base: 1,
-            rounds: 10,
-            cpu,
-            verdict,
-            control,
-        };
+        let html = html(&even, &even, &slow);
+        let recheck = html_recheck;
         let mut m = mode(None, vec![html]);
         let judged = |m: &ModeResult| compare(m, &m.cells[0], 4, 1).map(|r| r.verdict);
         assert_eq!(judged(&m), Some(Verdict::Loss));
