@@ -639,17 +639,11 @@ mod tests {
 
     #[test]
     fn a_loss_measured_again_shows_in_its_cell_and_in_the_last_table() {
-        use crate::stats::Interval;
-        use crate::stats::tests::sample;
+        use crate::stats::tests::{iv, sample};
         let vars = Variant::builtin();
         let mut m = mode();
         // h2 c50: nginx-gen 10 % slower than the guide with nginx busy, a loss the CPU settles.
         m.cells[0].samples[1] = vec![sample(22_000, 950, 4); 3];
-        let iv = |lo: f64, hi: f64| Interval {
-            lo,
-            mid: (lo * hi).sqrt(),
-            hi,
-        };
         m.rechecks = vec![crate::verdict::Recheck {
             scenario: "h2",
             conns: 50,

@@ -157,7 +157,7 @@ mod tests {
     use super::*;
     use crate::results::{Cell, Sample};
     use crate::scenario::by_id;
-    use crate::stats::tests::sample;
+    use crate::stats::tests::{iv, sample};
     use crate::verdict::Verdict;
 
     /// stock, guide, nginxconfig, h5bp, nginx-gen.
@@ -189,14 +189,6 @@ mod tests {
             50,
             vec![o.clone(), guide.to_vec(), o.clone(), o, gen_.to_vec()],
         )
-    }
-
-    fn iv(lo: f64, hi: f64) -> crate::stats::Interval {
-        crate::stats::Interval {
-            lo,
-            mid: (lo * hi).sqrt(),
-            hi,
-        }
     }
 
     /// nginx-gen (4) against the guide (1) in html c50, measured again: `cpu` the together

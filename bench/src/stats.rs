@@ -96,6 +96,12 @@ impl Interval {
     pub fn below_one(self) -> bool {
         self.hi < 1.0
     }
+
+    /// The interval contains 1: no difference beyond the noise (what an A/A control's
+    /// interval must do for its rounds to be trusted).
+    pub fn contains_one(self) -> bool {
+        !self.above_one() && !self.below_one()
+    }
 }
 
 /// The geometric mean of paired per-round ratios and its 95 % confidence interval
@@ -144,6 +150,15 @@ pub fn per_round(
 pub(crate) mod tests {
     use super::*;
     use crate::wrk::WrkResult;
+
+    /// The interval from `lo` to `hi`, its geometric middle between.
+    pub fn iv(lo: f64, hi: f64) -> Interval {
+        Interval {
+            lo,
+            mid: (lo * hi).sqrt(),
+            hi,
+        }
+    }
 
     /// A one-second wrk run at `rps` with nginx using `cpu_ms` of CPU and a p99 of `p99_ms`.
     pub fn sample(rps: u64, cpu_ms: u64, p99_ms: u64) -> Sample {

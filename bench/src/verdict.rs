@@ -283,10 +283,9 @@ impl Recheck {
     /// only when the together interval lies wholly above it, with the control within its
     /// own: a few noisy rounds cannot clear a loss.
     pub fn settle(&self, loss_hi: f64) -> Settled {
-        let control_ok = !self.control.above_one() && !self.control.below_one();
         match self.verdict {
             Verdict::Errors => Settled::Errors,
-            _ if !control_ok => Settled::ControlOff,
+            _ if !self.control.contains_one() => Settled::ControlOff,
             Verdict::EvenCpu | Verdict::WinCpu if self.cpu.lo > loss_hi => Settled::NotConfirmed,
             Verdict::EvenCpu | Verdict::WinCpu => Settled::TooNoisy,
             _ => Settled::Confirmed,
@@ -498,15 +497,7 @@ mod tests {
 
     use super::*;
     use crate::scenario::by_id;
-    use crate::stats::tests::sample;
-
-    fn iv(lo: f64, hi: f64) -> Interval {
-        Interval {
-            lo,
-            mid: (lo * hi).sqrt(),
-            hi,
-        }
-    }
+    use crate::stats::tests::{iv, sample};
 
     fn evidence(nginx_bound: bool, rps: Interval, cpu: Interval) -> Evidence {
         Evidence {

@@ -17,7 +17,7 @@ pub const END: &str = "<!-- nginx-gen-bench-search:end -->";
 
 /// The A/A control's interval contains 1: the harness's noise stays within its intervals.
 pub fn control_ok(s: &Score) -> bool {
-    !s.gain.above_one() && !s.gain.below_one()
+    s.gain.contains_one()
 }
 
 fn gain(s: &Score) -> String {
