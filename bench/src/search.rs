@@ -53,10 +53,10 @@ pub use rank::{Goal, Score};
 ///
 /// For each scenario, tries a bounded grid of alternative values (keep-alive, buffers,
 /// open_file_cache, sendfile chunking, accept handling, reuseport, compression levels, TLS
-/// session settings), each a patch of nginx-gen's output, one directive at a time; measures
-/// them against nginx-gen's configuration in interleaved rounds, then the best few and
-/// their combination again in fresh rounds. Run as root. docs/benchmarks.md ("The ceiling:
-/// configuration search") explains the method.
+/// session settings, who picks the TLS suite), each a patch of nginx-gen's output, one
+/// directive at a time; measures them against nginx-gen's configuration in interleaved
+/// rounds, then the best few and their combination again in fresh rounds. Run as root.
+/// docs/benchmarks.md ("The ceiling: configuration search") explains the method.
 #[derive(Debug, Clone, Parser)]
 #[allow(
     clippy::doc_markdown,

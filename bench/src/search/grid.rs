@@ -108,6 +108,12 @@ const SPECS: &[Spec] = &[
         alts: &["ssl_session_tickets on"],
     },
     Spec {
+        directive: "ssl_prefer_server_ciphers",
+        families: TLS,
+        when: When::Always,
+        alts: &["ssl_prefer_server_ciphers off"],
+    },
+    Spec {
         directive: "reuseport",
         families: ALL,
         when: When::Workers(2),

@@ -24,6 +24,9 @@ pub struct TlsGuideline {
     pub groups: &'static str,
     /// Key-exchange groups where [`Feature::PostQuantumKex`] is available.
     pub groups_post_quantum: &'static str,
+    /// The TLS 1.3 cipher suites of both profiles, in the guideline's order (OpenSSL's own
+    /// default order puts AES-256 first).
+    pub ciphersuites: &'static str,
 }
 
 impl TlsGuideline {
@@ -52,4 +55,5 @@ pub const TLS_GUIDELINE: TlsGuideline = TlsGuideline {
     },
     groups: "X25519:prime256v1:secp384r1",
     groups_post_quantum: "X25519MLKEM768:X25519:prime256v1:secp384r1",
+    ciphersuites: "TLS_AES_128_GCM_SHA256:TLS_AES_256_GCM_SHA384:TLS_CHACHA20_POLY1305_SHA256",
 };

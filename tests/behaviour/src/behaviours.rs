@@ -44,13 +44,15 @@ pub struct Ctx<'a> {
 }
 
 /// The numbers the probes need: `worker_processes`, upstream `keepalive` and the TLS 1.3
-/// tickets per handshake (`ssl_conf_command NumTickets`), where a tree sets them (read from
-/// the tree's JSON output, or from a hand-made tree's files).
+/// tickets per handshake (`ssl_conf_command NumTickets`), where a tree sets them, and
+/// whether the server picks the TLS suite (`ssl_prefer_server_ciphers on`) (read from the
+/// tree's JSON output, or from a hand-made tree's files).
 #[derive(Debug, Clone, Copy)]
 pub struct PlanNumbers {
     pub workers: usize,
     pub keepalive: Option<usize>,
     pub tickets: Option<usize>,
+    pub server_order: bool,
 }
 
 /// A named behaviour.
@@ -896,6 +898,55 @@ fn tls_sessions_resume(ctx: &Ctx) -> Result<(), String> {
     Ok(())
 }
 
+/// The suite a client gets, as it lists them. Where the server picks (nginx ≥ 1.19.4), a
+/// client listing AES-256-GCM first, as OpenSSL's clients do, gets AES-128-GCM, the
+/// cheaper handshake; one listing `ChaCha20` first (no AES hardware) still gets it;
+/// and one offering AES-256-GCM alone still connects. Where the client picks, each gets its
+/// first.
+fn tls_suite_choice(ctx: &Ctx) -> Result<(), String> {
+    let sni = (!ctx.tree.host_is_ip()).then_some(ctx.tree.host());
+    let port = ctx.tree.tls_port;
+    let server = ctx.numbers.server_order;
+    // (version flag, the client's list, the suite wanted: its name contains this)
+    let mut cases = vec![
+        (
+            "-tls1_3",
+            "TLS_AES_256_GCM_SHA384:TLS_CHACHA20_POLY1305_SHA256:TLS_AES_128_GCM_SHA256",
+            if server { "AES_128_GCM" } else { "AES_256_GCM" },
+        ),
+        (
+            "-tls1_3",
+            "TLS_CHACHA20_POLY1305_SHA256:TLS_AES_256_GCM_SHA384:TLS_AES_128_GCM_SHA256",
+            "CHACHA20",
+        ),
+        ("-tls1_3", "TLS_AES_256_GCM_SHA384", "AES_256_GCM"),
+    ];
+    if ctx.tree.tls != Some("modern") {
+        let aes256_first = "ECDHE-ECDSA-AES256-GCM-SHA384:ECDHE-RSA-AES256-GCM-SHA384:ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256";
+        let chacha_first = "ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-RSA-CHACHA20-POLY1305:ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256";
+        cases.push((
+            "-tls1_2",
+            aes256_first,
+            if server { "AES128-GCM" } else { "AES256-GCM" },
+        ));
+        cases.push(("-tls1_2", chacha_first, "CHACHA20"));
+    }
+    for (flag, offered, want) in cases {
+        let hs = client::handshake_offering(port, sni, flag, offered);
+        expect(
+            hs.ok && hs.suite.as_deref().is_some_and(|s| s.contains(want)),
+            || {
+                format!(
+                    "{flag} offering {offered}: got {:?}, want a suite with {want} (server's order: {server}); {}",
+                    hs.suite,
+                    hs.last_error()
+                )
+            },
+        )?;
+    }
+    Ok(())
+}
+
 fn tail(output: &str) -> String {
     let lines: Vec<&str> = output.lines().collect();
     lines[lines.len().saturating_sub(3)..].join(" | ")
@@ -1443,6 +1494,11 @@ pub fn all() -> Vec<Behaviour> {
             name: "tls_sessions_resume",
             applies: Tree::serves_tls,
             run: tls_sessions_resume,
+        },
+        Behaviour {
+            name: "tls_suite_choice",
+            applies: Tree::serves_tls,
+            run: tls_suite_choice,
         },
         Behaviour {
             name: "ipv6_reachable",

@@ -174,6 +174,8 @@ pub struct Handshake {
     pub ok: bool,
     /// `TLSv1.3` …, when it succeeded.
     pub protocol: Option<String>,
+    /// The suite agreed on (`TLS_AES_128_GCM_SHA256`, `ECDHE-ECDSA-AES128-GCM-SHA256`, …).
+    pub suite: Option<String>,
     pub output: String,
 }
 
@@ -226,18 +228,44 @@ pub fn handshake(port: u16, sni: Option<&str>, version_flag: &str) -> Handshake 
     if matches!(version_flag, "-tls1" | "-tls1_1") {
         cmd.args(["-cipher", "DEFAULT@SECLEVEL=0"]);
     }
+    brief(&mut cmd)
+}
+
+/// `openssl s_client -brief` with `version_flag`, offering the suites `suites` in that
+/// order: `-ciphersuites` for TLS 1.3, `-cipher` for TLS 1.2.
+pub fn handshake_offering(
+    port: u16,
+    sni: Option<&str>,
+    version_flag: &str,
+    suites: &str,
+) -> Handshake {
+    let list_flag = if version_flag == "-tls1_3" {
+        "-ciphersuites"
+    } else {
+        "-cipher"
+    };
+    brief(
+        s_client(20, &["-brief", version_flag, list_flag, suites], port, sni).stdin(Stdio::null()),
+    )
+}
+
+/// Runs an `s_client -brief` command and reads its protocol and suite lines.
+fn brief(cmd: &mut Command) -> Handshake {
     let out = cmd.stdin(Stdio::null()).output().map_or_else(
         |e| (false, format!("cannot run openssl: {e}")),
         |o| (o.status.success(), all_output(&o)),
     );
-    let protocol = out
-        .1
-        .lines()
-        .find_map(|l| l.strip_prefix("Protocol version:"))
-        .map(|p| p.trim().to_string());
+    let line = |prefix: &str| {
+        out.1
+            .lines()
+            .find_map(|l| l.strip_prefix(prefix))
+            .map(|p| p.trim().to_string())
+    };
+    let (protocol, suite) = (line("Protocol version:"), line("Ciphersuite:"));
     Handshake {
         ok: out.0 && protocol.is_some(),
         protocol,
+        suite,
         output: out.1,
     }
 }
@@ -476,6 +504,7 @@ mod tests {
         let hs = |ok, output: &str| Handshake {
             ok,
             protocol: None,
+            suite: None,
             output: output.into(),
         };
         assert!(hs(false, "tlsv1 alert protocol version:…:SSL alert number 70").server_refused());

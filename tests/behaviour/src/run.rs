@@ -430,10 +430,16 @@ impl Worker {
                     .find_map(|v| v.parse::<usize>().ok())
             })
         };
+        let on = |name: &str| {
+            v["settings"]
+                .as_array()
+                .is_some_and(|s| s.iter().any(|s| s["name"] == name && s["value"] == "on"))
+        };
         Ok(PlanNumbers {
             workers: setting("worker_processes", "").unwrap_or(1),
             keepalive: setting("keepalive", ""),
             tickets: setting("ssl_conf_command", "NumTickets "),
+            server_order: on("ssl_prefer_server_ciphers"),
         })
     }
 }
@@ -456,6 +462,9 @@ fn numbers_from_files(dir: &Path) -> PlanNumbers {
         workers: number("worker_processes ").unwrap_or(1),
         keepalive: number("keepalive "),
         tickets: number("ssl_conf_command NumTickets "),
+        server_order: text
+            .lines()
+            .any(|l| l.trim() == "ssl_prefer_server_ciphers on;"),
     }
 }
 
