@@ -42,6 +42,30 @@ pub fn reason_for(
         )
 }
 
+/// The reason for a directive the plan sets more than once (`ssl_conf_command`): those of
+/// its planned values the running configuration lacks, else the first one's.
+fn reason_for_values(
+    plan: &Plan,
+    cat: &Catalogue,
+    name: &str,
+    scope: impl Fn(Scope) -> bool,
+    planned: &[String],
+    found: &[String],
+) -> String {
+    let missing: Vec<String> = plan
+        .settings
+        .iter()
+        .filter(|s| s.name == name && scope(s.scope))
+        .filter(|s| planned.contains(&s.value()) && !found.contains(&s.value()))
+        .map(|s| reason_of(s, cat))
+        .collect();
+    if missing.is_empty() {
+        reason_for(plan, cat, name, scope)
+    } else {
+        missing.join(" ")
+    }
+}
+
 fn show(n: Option<u64>) -> String {
     n.map_or_else(|| "unlimited".into(), |n| n.to_string())
 }
@@ -512,7 +536,7 @@ fn context(
             format!("{where_}: {name}"),
             show(values),
             show(&found),
-            reason_for(plan, cat, name, in_scope),
+            reason_for_values(plan, cat, name, in_scope, values, &found),
             format!(
                 "{} in the {where_} of {file} (nginx-gen apply), then nginx -t && nginx -s reload",
                 lines.join(" ")
@@ -841,6 +865,32 @@ mod tests {
         assert_eq!(
             (found[0].planned.as_str(), found[0].found.as_str()),
             ("on", "off; on")
+        );
+    }
+
+    #[test]
+    fn a_missing_value_of_a_repeated_directive_gets_its_own_reason() {
+        let plan = Plan::new(
+            &Inputs::from_json(
+                r#"{"server_names": ["a.example"], "tls": true, "nginx_version": "1.22.1", "status_port": 0}"#,
+            )
+            .unwrap(),
+        );
+        let cat = Catalogue::english();
+        let p = planned(&plan);
+        let mut r = p.clone();
+        let http = r.iter_mut().find(|d| d.name == "http").unwrap();
+        http.block
+            .as_mut()
+            .unwrap()
+            .retain(|d| !(d.name == "ssl_conf_command" && d.args[0] == "Ciphersuites"));
+        let found = config(&plan, cat, &p, &r, &FILES);
+        assert_eq!(found.len(), 1, "{found:#?}");
+        assert_eq!(found[0].subject, "http block: ssl_conf_command");
+        assert!(
+            found[0].reason.starts_with("Mozilla's TLS 1.3 suites"),
+            "{}",
+            found[0].reason
         );
     }
 

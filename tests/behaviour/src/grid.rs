@@ -46,6 +46,10 @@ pub enum Special {
     PhpCache,
     /// Probed by its own behaviours only (`clientaddr`).
     Own,
+    /// Made for nginx 1.18.0 (Ubuntu 22.04's) instead of the nginx under test, which it
+    /// must run on too: only the TLS behaviours run on it (the client picks the suite
+    /// there, since nginx before 1.19.4 cannot order TLS 1.3's).
+    OldNginx,
 }
 
 /// One generated tree: its inputs and what the behaviours need to know about them.
@@ -193,14 +197,28 @@ impl Tree {
             a.push("--brotli".into());
         }
         a.extend(self.extra.iter().cloned());
-        a.extend(["--nginx-version".into(), nginx.version.clone()]);
+        a.extend([
+            "--nginx-version".into(),
+            self.nginx_version(nginx).to_owned(),
+        ]);
         a.extend(["--openssl-version".into(), nginx.openssl.clone()]);
         a
+    }
+
+    /// The nginx version the tree is made for: the one under test, but for
+    /// [`Special::OldNginx`]. (The README tree passes none and detects Debian's, the one
+    /// under test.)
+    pub fn nginx_version<'a>(&self, nginx: &'a Nginx) -> &'a str {
+        match self.special {
+            Special::OldNginx => OLD_NGINX,
+            _ => &nginx.version,
+        }
     }
 
     /// Whether `behaviour` runs on this tree.
     pub fn runs(&self, behaviour: &str) -> bool {
         match self.special {
+            Special::OldNginx => behaviour.starts_with("tls_"),
             Special::Cache => behaviour.starts_with("cache_"),
             Special::PhpCache => {
                 behaviour.starts_with("php_cache_") || behaviour == "php_config_valid"
@@ -213,6 +231,16 @@ impl Tree {
     pub fn runs_on(&self, nginx: &Nginx) -> bool {
         self.special != Special::Readme || nginx.debian
     }
+}
+
+/// The version [`Special::OldNginx`] trees are made for.
+const OLD_NGINX: &str = "1.18.0";
+
+/// Whether the version `v` (`1.22.1`) is at least `min`.
+pub fn at_least(v: &str, min: (u32, u32, u32)) -> bool {
+    let mut parts = v.split('.').map(|p| p.parse::<u32>().unwrap_or(0));
+    let mut next = || parts.next().unwrap_or(0);
+    (next(), next(), next()) >= min
 }
 
 /// The sampled grid: every workload, TLS off and both profiles, behind an LB or not, dual
@@ -336,6 +364,12 @@ pub fn trees() -> Vec<Tree> {
                 "micro",
                 "--cache-status",
             ]),
+    );
+    t.push(
+        Tree::new("tls-nginx-1.18", "static", "old.test")
+            .tls("intermediate")
+            .special(Special::OldNginx)
+            .extra(&["--vcpu", "2", "--ram", "2G"]),
     );
     t.push(
         Tree::new("readme", "proxy", "example.com")
@@ -523,6 +557,15 @@ mod tests {
     }
 
     #[test]
+    fn versions_compare_by_number() {
+        assert!(at_least("1.22.1", (1, 19, 4)));
+        assert!(at_least("1.19.4", (1, 19, 4)));
+        assert!(at_least("1.30", (1, 19, 4)));
+        assert!(!at_least("1.18.0", (1, 19, 4)));
+        assert!(!at_least("1.9.15", (1, 19, 4)));
+    }
+
+    #[test]
     fn nginx_list_spec() {
         assert_eq!(
             parse_nginx_list("1.22=/usr/sbin/nginx, 1.30-openssl3.5=/c/sbin/nginx,").unwrap(),
@@ -559,7 +602,7 @@ mod tests {
     }
 
     #[test]
-    fn args_carry_versions_but_the_readme_tree_does_not() {
+    fn args_carry_versions_but_the_readme_tree_does_not_and_one_is_older() {
         let n = Nginx {
             label: "1.26".into(),
             bin: "/x".into(),
@@ -576,8 +619,12 @@ mod tests {
                 assert!(!a.contains("--nginx-version"), "{a}");
                 assert!(!t.runs_on(&n));
             } else {
+                let version = t.nginx_version(&n);
+                assert_eq!(version == OLD_NGINX, t.special == Special::OldNginx);
                 assert!(
-                    a.contains("--nginx-version 1.26.3 --openssl-version 3.0.19"),
+                    a.contains(&format!(
+                        "--nginx-version {version} --openssl-version 3.0.19"
+                    )),
                     "{a}"
                 );
                 assert!(
