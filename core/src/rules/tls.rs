@@ -70,20 +70,21 @@ pub(super) static SSL_PREFER_SERVER_CIPHERS: Rule = Rule {
             return;
         }
         let texts = SSL_PREFER_SERVER_CIPHERS.texts;
-        let f = Formula::version_gate("nginx", c.v.nginx, Feature::SslConfCommand.since());
-        if server_order(c) {
-            out.set_args(H, vec!["on".into()], &texts[1], Some(f));
+        let (arg, text) = if server_order(c) {
+            ("on", &texts[1])
         } else {
-            out.set_args(H, vec!["off".into()], &texts[0], Some(f));
-        }
+            ("off", &texts[0])
+        };
+        let f = Formula::version_gate("nginx", c.v.nginx, Feature::SslConfCommand.since());
+        out.set_args(H, vec![arg.into()], text, Some(f));
     }),
 };
 
-/// Whether the server picks the suite: where nginx can set the TLS 1.3 order and the
+/// Whether the server picks the TLS suite: where nginx can set the TLS 1.3 order and the
 /// exception for clients without AES hardware (`ssl_conf_command`), so its order is
-/// Mozilla's and those clients keep their `ChaCha20`.
+/// Mozilla's and those clients keep their `ChaCha20`. (Both callers serve TLS already.)
 fn server_order(c: &Ctx) -> bool {
-    c.i.tls && c.v.has(Feature::SslConfCommand)
+    c.v.has(Feature::SslConfCommand)
 }
 
 pub(super) static SSL_ECDH_CURVE: Rule = Rule {
