@@ -267,13 +267,9 @@ impl Output {
         }
         self.shown[tab.index()].get_or_init(|| {
             let (plan, cat) = (&self.plan, &*self.cat);
-            match tab {
-                Tab::Nginx => render::nginx_conf_with_origins(plan, cat),
-                Tab::Site => render::site_with_origins(plan, cat),
-                Tab::Sysctl => render::sysctl_with_origins(plan, cat),
-                Tab::Systemd => render::systemd_with_origins(plan, cat),
-                Tab::Php => render::php_pool_with_origins(plan, cat),
-                Tab::Json | Tab::Script => (
+            match tab.format().file() {
+                Some(file) => render::file_with_origins(plan, file, cat),
+                None => (
                     render::render_with(plan, tab.format(), cat, steps).unwrap_or_default(),
                     Vec::new(),
                 ),

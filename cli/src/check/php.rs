@@ -192,7 +192,8 @@ mod tests {
         .unwrap();
         let cat = Catalogue::english();
         let fpm = Fpm::of(plan.inputs.layout, plan.inputs.php_version);
-        let planned = nginx_gen_core::render::php_pool_in(&plan, cat);
+        let planned =
+            nginx_gen_core::render::file_in(&plan, nginx_gen_core::plan::FileKind::PhpPool, cat);
         assert!(pool(&plan, cat, &fpm, &planned, Ok(&planned)).is_empty());
         // Other comments, another order of nothing: the same settings.
         let recommented = planned.replace("; ", ";; ");

@@ -1,7 +1,7 @@
 //! Renderers: pure functions from a [`Plan`] to file contents, one module per format.
 //!
 //! nginx files are built as an [`crate::ir::Node`] tree and written by one writer; the
-//! sysctl, systemd and text formats have their own small line-based writers.
+//! sysctl, systemd and PHP-FPM files share one small line-based writer, [`Lines`].
 
 mod explain;
 mod json;
@@ -19,14 +19,9 @@ pub use explain::{
     summary_in, warning_message,
 };
 pub use json::{JsonPlan, SCHEMA_VERSION, json, json_in};
-pub use nginx::{nginx_conf, nginx_conf_in, nginx_conf_with_origins};
-pub use php::{php_pool_in, php_pool_with_origins};
 pub use script::{
     INSTALL_STEPS, InstallSteps, install_script, install_script_in, install_script_with,
 };
-pub use site::{site, site_in, site_with_origins};
-pub use sysctl::{sysctl, sysctl_in, sysctl_with_origins};
-pub use systemd::{systemd, systemd_in, systemd_with_origins};
 pub(crate) use texts::LABEL_DEFAULT;
 pub use texts::TEXTS;
 
@@ -36,6 +31,7 @@ use serde::Serialize;
 
 use crate::choice::choice;
 use crate::i18n::Catalogue;
+use crate::ir::{push_reason, push_wrapped};
 use crate::plan::{FileKind, Plan, Scope, Setting};
 use crate::{POLICY_VERSION, VERSION};
 
@@ -60,6 +56,20 @@ choice! {
         Explain = "explain",
         /// A shell script that installs the files with backups, tests and reloads.
         Script = "script",
+    }
+}
+
+impl Format {
+    /// The one file this format prints, if it prints one.
+    pub const fn file(self) -> Option<FileKind> {
+        match self {
+            Self::Nginx => Some(FileKind::Nginx),
+            Self::Site => Some(FileKind::Site),
+            Self::Sysctl => Some(FileKind::Sysctl),
+            Self::Systemd => Some(FileKind::Systemd),
+            Self::PhpPool => Some(FileKind::PhpPool),
+            Self::All | Self::Json | Self::Explain | Self::Script => None,
+        }
     }
 }
 
@@ -104,22 +114,42 @@ pub fn files(plan: &Plan) -> Vec<File> {
 /// The files to install, in order, in the catalogue's language.
 pub fn files_in(plan: &Plan, cat: &Catalogue) -> Vec<File> {
     let head = Header::new(plan, cat);
-    let contents = [
-        nginx::render(plan, cat, &head),
-        site::render(plan, cat, &head),
-        sysctl::render(plan, None, cat, &head),
-        systemd::render(plan, None, cat, &head),
-        php::render(plan, None, cat, &head),
-    ];
     FileKind::ALL
         .into_iter()
-        .zip(contents)
-        .filter(|(kind, _)| has_file(plan, *kind))
-        .map(|(kind, contents)| File {
+        .filter(|&kind| has_file(plan, kind))
+        .map(|kind| File {
             path: path_of(plan, kind),
-            contents,
+            contents: writer(kind)(plan, cat, &head, None),
         })
         .collect()
+}
+
+/// One file's writer: the file in the catalogue's language under the header one render
+/// shares, noting where each setting's lines are when given somewhere to note them.
+type Writer = fn(&Plan, &Catalogue, &Header, Option<&mut Vec<Origin>>) -> String;
+
+/// The writer of `file`: the one `file → writer` mapping.
+fn writer(file: FileKind) -> Writer {
+    match file {
+        FileKind::Nginx => nginx::render,
+        FileKind::Site => site::render,
+        FileKind::Sysctl => sysctl::render,
+        FileKind::Systemd => systemd::render,
+        FileKind::PhpPool => php::render,
+    }
+}
+
+/// One file in the catalogue's language (the PHP-FPM pool is empty unless the workload
+/// is php).
+pub fn file_in(plan: &Plan, file: FileKind, cat: &Catalogue) -> String {
+    writer(file)(plan, cat, &Header::new(plan, cat), None)
+}
+
+/// [`file_in`], and where each setting's lines are: what the web page links to reasons.
+pub fn file_with_origins(plan: &Plan, file: FileKind, cat: &Catalogue) -> (String, Vec<Origin>) {
+    let mut origins = Vec::new();
+    let out = writer(file)(plan, cat, &Header::new(plan, cat), Some(&mut origins));
+    (out, origins)
 }
 
 /// Renders one format in English.
@@ -155,11 +185,9 @@ pub fn render_with(
             out.push_str(&summary_in(plan, cat));
             out
         }
-        Format::Nginx => nginx_conf_in(plan, cat),
-        Format::Site => site_in(plan, cat),
-        Format::Sysctl => sysctl_in(plan, cat),
-        Format::Systemd => systemd_in(plan, cat),
-        Format::PhpPool => php_pool_in(plan, cat),
+        Format::Nginx | Format::Site | Format::Sysctl | Format::Systemd | Format::PhpPool => {
+            file_in(plan, format.file()?, cat)
+        }
         Format::Json => json_in(plan, cat),
         Format::Explain => explain_table_in(plan, cat),
         Format::Script => install_script_with(plan, cat, steps?),
@@ -270,42 +298,117 @@ pub fn files_with_origins(plan: &Plan) -> Vec<(File, Vec<Origin>)> {
 /// [`files_with_origins`] in the catalogue's language.
 pub fn files_with_origins_in(plan: &Plan, cat: &Catalogue) -> Vec<(File, Vec<Origin>)> {
     let head = Header::new(plan, cat);
-    let with_origins =
-        |render: fn(&Plan, Option<&mut Vec<Origin>>, &Catalogue, &Header) -> String| {
-            let mut origins = Vec::new();
-            let out = render(plan, Some(&mut origins), cat, &head);
-            (out, origins)
-        };
-    let rendered = [
-        nginx::render_with_origins(plan, cat, &head),
-        site::render_with_origins(plan, cat, &head),
-        with_origins(sysctl::render),
-        with_origins(systemd::render),
-        with_origins(php::render),
-    ];
     FileKind::ALL
         .into_iter()
-        .zip(rendered)
-        .filter(|(kind, _)| has_file(plan, *kind))
-        .map(|(kind, (contents, origins))| {
-            let path = path_of(plan, kind);
-            (File { path, contents }, origins)
+        .filter(|&kind| has_file(plan, kind))
+        .map(|kind| {
+            let mut origins = Vec::new();
+            let contents = writer(kind)(plan, cat, &head, Some(&mut origins));
+            (
+                File {
+                    path: path_of(plan, kind),
+                    contents,
+                },
+                origins,
+            )
         })
         .collect()
 }
 
-/// Line counting for the line-based writers (sysctl, systemd): the origin of a setting
-/// written from byte `reason_at` (its comment) to `directive_at` (its line).
-pub(crate) fn line_origin(
-    out: &str,
-    setting: usize,
-    reason_at: usize,
-    directive_at: usize,
-) -> Origin {
-    let lines = |end: usize| crate::ir::count_lines(&out[..end]);
-    Origin {
-        setting,
-        first: lines(reason_at),
-        line: lines(directive_at),
+/// Writes an nginx file's tree, noting where each setting's lines are when asked.
+fn write_tree(
+    nodes: &[crate::ir::Node<'_>],
+    cat: &Catalogue,
+    origins: Option<&mut Vec<Origin>>,
+) -> String {
+    match origins {
+        Some(origins) => {
+            let (out, found) = crate::ir::write_with_origins(nodes, cat);
+            *origins = found;
+            out
+        }
+        None => crate::ir::write(nodes, cat),
+    }
+}
+
+/// How much of a setting's reason goes above its line in a line-based file.
+#[derive(Clone, Copy)]
+pub(super) enum Why {
+    /// The whole reason: its text, formula and default.
+    Reason,
+    /// Its formula alone, under a reason the setting before it already gave.
+    FormulaOnly,
+}
+
+/// The line-based writers' output (sysctl, systemd, the PHP-FPM pool): comments under
+/// one prefix, each setting as `name<separator>value` under its reason, and where each
+/// setting's lines are, when asked.
+pub(super) struct Lines<'o> {
+    out: String,
+    origins: Option<&'o mut Vec<Origin>>,
+    comment: &'static str,
+}
+
+impl<'o> Lines<'o> {
+    /// Width the comment lines wrap at.
+    const WIDTH: usize = 90;
+
+    pub(super) fn new(
+        capacity: usize,
+        comment: &'static str,
+        origins: Option<&'o mut Vec<Origin>>,
+    ) -> Self {
+        Self {
+            out: String::with_capacity(capacity),
+            origins,
+            comment,
+        }
+    }
+
+    /// `text`, wrapped, as comment lines.
+    pub(super) fn comment(&mut self, text: &str) {
+        push_wrapped(&mut self.out, self.comment, text, Self::WIDTH);
+    }
+
+    /// `text` as it is (section headers, blank lines, fixed lines).
+    pub(super) fn raw(&mut self, text: &str) {
+        self.out.push_str(text);
+    }
+
+    /// The setting at `index` of the plan under its reason (or the part `why` says).
+    pub(super) fn setting(
+        &mut self,
+        index: usize,
+        setting: &Setting,
+        separator: &str,
+        why: Why,
+        cat: &Catalogue,
+    ) {
+        let out = &mut self.out;
+        let reason_at = out.len();
+        match (why, &setting.reason.formula) {
+            (Why::Reason, _) => push_reason(out, self.comment, &setting.reason, Self::WIDTH, cat),
+            (Why::FormulaOnly, Some(formula)) => {
+                push_wrapped(out, self.comment, formula, Self::WIDTH);
+            }
+            (Why::FormulaOnly, None) => {}
+        }
+        if let Some(origins) = self.origins.as_deref_mut() {
+            let lines = |end: usize| crate::ir::count_lines(&out[..end]);
+            origins.push(Origin {
+                setting: index,
+                first: lines(reason_at),
+                line: lines(out.len()),
+            });
+        }
+        for part in [setting.name, separator] {
+            out.push_str(part);
+        }
+        push_value(out, setting);
+        out.push('\n');
+    }
+
+    pub(super) fn finish(self) -> String {
+        self.out
     }
 }

@@ -1,8 +1,8 @@
 //! `/etc/nginx/nginx.conf`: main context, `events {}` and `http {}`.
 
-use super::{Header, texts, with_new_reason};
+use super::{Header, texts, with_new_reason, write_tree};
 use crate::i18n::Catalogue;
-use crate::ir::{self, Node, Origin};
+use crate::ir::{Node, Origin};
 use crate::plan::{FileKind, Plan, Scope};
 
 /// Builds the nodes of one scope, each setting under its reason; `count` is the number of
@@ -52,33 +52,13 @@ pub(super) fn omitted_nodes<'a>(plan: &'a Plan, file: FileKind, cat: &Catalogue)
     vec![Node::Blank, Node::Comment(text.into())]
 }
 
-/// Renders nginx.conf in English.
-pub fn nginx_conf(plan: &Plan) -> String {
-    nginx_conf_in(plan, Catalogue::english())
-}
-
-/// Renders nginx.conf in the catalogue's language.
-pub fn nginx_conf_in(plan: &Plan, cat: &Catalogue) -> String {
-    render(plan, cat, &Header::new(plan, cat))
-}
-
-/// [`nginx_conf_in`] under a header computed once for every file.
-pub(super) fn render(plan: &Plan, cat: &Catalogue, head: &Header) -> String {
-    ir::write(&tree(plan, cat, head), cat)
-}
-
-/// [`nginx_conf_in`], and where each setting's lines are.
-pub fn nginx_conf_with_origins(plan: &Plan, cat: &Catalogue) -> (String, Vec<Origin>) {
-    render_with_origins(plan, cat, &Header::new(plan, cat))
-}
-
-/// [`nginx_conf_with_origins`] under a header computed once for every file.
-pub(super) fn render_with_origins(
+pub(super) fn render(
     plan: &Plan,
     cat: &Catalogue,
     head: &Header,
-) -> (String, Vec<Origin>) {
-    ir::write_with_origins(&tree(plan, cat, head), cat)
+    origins: Option<&mut Vec<Origin>>,
+) -> String {
+    write_tree(&tree(plan, cat, head), cat, origins)
 }
 
 fn tree<'a>(plan: &'a Plan, cat: &Catalogue, head: &'a Header) -> Vec<Node<'a>> {

@@ -1,9 +1,9 @@
 //! The site file: upstream, catch-all servers and the site's server blocks.
 
 use super::nginx::{omitted_nodes, scope_nodes};
-use super::{Header, texts};
+use super::{Header, texts, write_tree};
 use crate::i18n::Catalogue;
-use crate::ir::{self, Node, Origin};
+use crate::ir::{Node, Origin};
 use crate::plan::{FileKind, LocationRole, Plan, Scope, ServerRole};
 use crate::rules::Text;
 
@@ -17,33 +17,13 @@ fn server_title(role: ServerRole) -> &'static Text {
     }
 }
 
-/// Renders the site file in English.
-pub fn site(plan: &Plan) -> String {
-    site_in(plan, Catalogue::english())
-}
-
-/// Renders the site file in the catalogue's language.
-pub fn site_in(plan: &Plan, cat: &Catalogue) -> String {
-    render(plan, cat, &Header::new(plan, cat))
-}
-
-/// [`site_in`] under a header computed once for every file.
-pub(super) fn render(plan: &Plan, cat: &Catalogue, head: &Header) -> String {
-    ir::write(&tree(plan, cat, head), cat)
-}
-
-/// [`site_in`], and where each setting's lines are.
-pub fn site_with_origins(plan: &Plan, cat: &Catalogue) -> (String, Vec<Origin>) {
-    render_with_origins(plan, cat, &Header::new(plan, cat))
-}
-
-/// [`site_with_origins`] under a header computed once for every file.
-pub(super) fn render_with_origins(
+pub(super) fn render(
     plan: &Plan,
     cat: &Catalogue,
     head: &Header,
-) -> (String, Vec<Origin>) {
-    ir::write_with_origins(&tree(plan, cat, head), cat)
+    origins: Option<&mut Vec<Origin>>,
+) -> String {
+    write_tree(&tree(plan, cat, head), cat, origins)
 }
 
 fn tree<'a>(plan: &'a Plan, cat: &Catalogue, head: &'a Header) -> Vec<Node<'a>> {

@@ -1,52 +1,25 @@
 //! The systemd drop-in for `nginx.service`.
 
-use super::{Header, Origin, line_origin, push_value, texts};
+use super::{Header, Lines, Origin, Why, texts};
 use crate::i18n::Catalogue;
-use crate::ir::{push_reason, push_wrapped};
 use crate::plan::{Plan, Scope};
-
-/// Renders the drop-in in English.
-pub fn systemd(plan: &Plan) -> String {
-    systemd_in(plan, Catalogue::english())
-}
-
-/// Renders the drop-in in the catalogue's language.
-pub fn systemd_in(plan: &Plan, cat: &Catalogue) -> String {
-    render(plan, None, cat, &Header::new(plan, cat))
-}
-
-/// [`systemd_in`], and where each setting's lines are.
-pub fn systemd_with_origins(plan: &Plan, cat: &Catalogue) -> (String, Vec<Origin>) {
-    let mut origins = Vec::new();
-    let out = render(plan, Some(&mut origins), cat, &Header::new(plan, cat));
-    (out, origins)
-}
 
 pub(super) fn render(
     plan: &Plan,
-    mut origins: Option<&mut Vec<Origin>>,
     cat: &Catalogue,
     head: &Header,
+    origins: Option<&mut Vec<Origin>>,
 ) -> String {
-    let mut out = String::with_capacity(2048);
+    let mut out = Lines::new(2048, "# ", origins);
     for line in head.lines(cat.get(&texts::WHAT_SYSTEMD), cat) {
-        push_wrapped(&mut out, "# ", &line, 90);
+        out.comment(&line);
     }
-    push_wrapped(&mut out, "# ", cat.get(&texts::SYSTEMD_APPLY), 90);
-    out.push_str("\n[Service]\n");
+    out.comment(cat.get(&texts::SYSTEMD_APPLY));
+    out.raw("\n[Service]\n");
     for (index, setting) in plan.settings.iter().enumerate() {
-        if setting.scope != Scope::Systemd {
-            continue;
+        if setting.scope == Scope::Systemd {
+            out.setting(index, setting, "=", Why::Reason, cat);
         }
-        let reason_at = out.len();
-        push_reason(&mut out, "# ", &setting.reason, 90, cat);
-        if let Some(origins) = origins.as_deref_mut() {
-            origins.push(line_origin(&out, index, reason_at, out.len()));
-        }
-        out.push_str(setting.name);
-        out.push('=');
-        push_value(&mut out, setting);
-        out.push('\n');
     }
-    out
+    out.finish()
 }
