@@ -236,7 +236,9 @@ pub fn inputs_of(facts: &Map<String, Value>, base: &RawInputs) -> Result<RawInpu
         nginx: given.nginx_version.is_none(),
         openssl: given.openssl_version.is_none(),
         layout: given.layout.is_none(),
+        // Ansible's facts name neither modules nor PHP-FPM.
         brotli: false,
+        php: false,
     };
     let detected = host.raw(used);
     let raw = given.over(detected);
@@ -343,6 +345,7 @@ fn host_of(facts: &Map<String, Value>) -> Result<(Host, bool), String> {
         openssl,
         layout: host::choose_layout(os.as_ref(), &layout_facts),
         brotli: None,
+        php: None,
     };
     Ok((host, ipv6))
 }

@@ -7,7 +7,8 @@
 //! `/proc/self/status`) and the cgroup v2 `cpu.max` quota, whichever is smaller; memory from
 //! `/proc/meminfo` and the cgroup v2 `memory.max`, whichever is smaller. Software: nginx and
 //! OpenSSL versions from `nginx -V`; the layout from the package's files and
-//! `/etc/os-release`; the brotli modules from the module directories; sites that already
+//! `/etc/os-release`; the brotli modules from the module directories; PHP-FPM's version from
+//! `/etc/php/X.Y/fpm/` (Debian's and Ubuntu's packages); sites that already
 //! are the `default_server` from the layout's site directories (files nginx-gen wrote are
 //! skipped). The CPU model and the kernel release, for reports.
 //!
@@ -18,6 +19,7 @@ use std::fs;
 use std::path::Path;
 use std::process::Command;
 
+use nginx_gen_core::inputs::PhpVersion;
 use nginx_gen_core::{ByteSize, Layout, RawInputs, Version};
 
 /// What was found, with where it came from.
@@ -32,6 +34,8 @@ pub struct Host {
     /// Whether the brotli modules are installed (loaded by the package's configuration),
     /// and where that was seen; `None` when nginx is not installed.
     pub brotli: Option<(bool, String)>,
+    /// The newest PHP-FPM installed that nginx-gen knows, and where it was seen.
+    pub php: Option<(PhpVersion, String)>,
 }
 
 /// Which detected facts the CLI used (those the command line and `--input` left out).
@@ -44,6 +48,7 @@ pub struct Used {
     pub openssl: bool,
     pub layout: bool,
     pub brotli: bool,
+    pub php: bool,
 }
 
 impl Used {
@@ -55,6 +60,7 @@ impl Used {
         openssl: true,
         layout: true,
         brotli: true,
+        php: true,
     };
 }
 
@@ -86,11 +92,12 @@ impl Host {
             openssl,
             layout: choose_layout(os.as_ref(), &facts),
             brotli,
+            php: php_fpm(),
         }
     }
 
     /// The inputs these facts give (the `--input` document's fields), the brotli modules
-    /// only when `used.brotli`. The one mapping from facts to inputs: the CLI's detection
+    /// only when `used.brotli`, PHP-FPM's version only when `used.php`. The one mapping from facts to inputs: the CLI's detection
     /// and `nginx-gen fleet` (facts from Ansible) both use it.
     pub fn raw(&self, used: Used) -> RawInputs {
         RawInputs {
@@ -104,6 +111,11 @@ impl Host {
                 .as_ref()
                 .filter(|_| used.brotli)
                 .map(|(on, _)| *on),
+            php_version: self
+                .php
+                .as_ref()
+                .filter(|_| used.php)
+                .map(|(php, _)| php.to_string()),
             ..RawInputs::default()
         }
     }
@@ -140,6 +152,9 @@ impl Host {
         if let Some((on, source)) = self.brotli.as_ref().filter(|_| used.brotli) {
             let state = if *on { "installed" } else { "not installed" };
             parts.push(format!("brotli modules {state} ({source})"));
+        }
+        if let Some((php, source)) = self.php.as_ref().filter(|_| used.php) {
+            parts.push(format!("PHP-FPM {php} ({source})"));
         }
         if parts.is_empty() {
             "detected nothing: every input was given".into()
@@ -281,6 +296,26 @@ fn brotli_installed() -> (bool, String) {
         format!("{dir}/ngx_http_brotli_*.so")
     };
     (on, source)
+}
+
+/// The newest PHP-FPM nginx-gen knows among the directories of `/etc/php/` (named by
+/// version) that have an `fpm/` directory: Debian's and Ubuntu's packages install each
+/// version there, and several may be installed side by side.
+pub fn newest_php(versions_with_fpm: &[String]) -> Option<PhpVersion> {
+    versions_with_fpm
+        .iter()
+        .filter_map(|name| name.parse().ok())
+        .max()
+}
+
+/// PHP-FPM on this host, and where it was seen.
+fn php_fpm() -> Option<(PhpVersion, String)> {
+    let with_fpm: Vec<String> = names_in("/etc/php")?
+        .into_iter()
+        .filter(|version| Path::new("/etc/php").join(version).join("fpm").is_dir())
+        .collect();
+    let php = newest_php(&with_fpm)?;
+    Some((php, format!("/etc/php/{php}/fpm")))
 }
 
 /// Whether nginx-gen wrote this file: its header names nginx-gen in every language.
@@ -793,6 +828,20 @@ mod tests {
         let arch = parse_os_release("ID=arch\n");
         assert_eq!(layout(Some(&arch), none), None);
         assert_eq!(layout(None, none), None);
+    }
+
+    #[test]
+    fn php_fpm_is_the_newest_version_known() {
+        let names = |list: &[&str]| list.iter().map(|n| (*n).to_owned()).collect::<Vec<_>>();
+        // Surý's packages beside the release's: the newest one nginx-gen knows.
+        assert_eq!(newest_php(&names(&["8.2", "8.4"])), Some(PhpVersion::V84));
+        // A version nginx-gen does not know (7.4, a future 9.0) is no answer.
+        assert_eq!(
+            newest_php(&names(&["7.4", "9.0", "8.1"])),
+            Some(PhpVersion::V81)
+        );
+        assert_eq!(newest_php(&names(&["7.4"])), None);
+        assert_eq!(newest_php(&[]), None);
     }
 
     #[test]

@@ -223,6 +223,8 @@ fn detect(given: RawInputs, root: &std::path::Path) -> RawInputs {
                     .as_ref()
                     .is_some_and(|(detected, _)| detected.as_str() == l)
             }),
+        // PHP-FPM is said only where it matters: the php workload.
+        php: given.php_version.is_none() && given.workload.as_deref() == Some("php"),
     };
     let detected = RawInputs {
         ktls: Some(host::ktls()),

@@ -66,8 +66,8 @@ fn grid() -> String {
                 r#""tls": true, "http3": true, "tls_profile": "modern", "openssl_version": "3.5.1", "ocsp_stapling": true"#,
             ] {
                 for extra in [
-                    r#""layout": "debian", "brotli": true"#,
-                    r#""layout": "docker", "behind_lb": true, "trusted_proxies": ["10.1.0.0/16"], "upstreams": ["10.0.0.2:8080", "127.0.0.1:20000"]"#,
+                    r#""layout": "debian", "brotli": true, "release": "debian-13""#,
+                    r#""layout": "docker", "behind_lb": true, "trusted_proxies": ["10.1.0.0/16"], "upstreams": ["10.0.0.2:8080", "127.0.0.1:20000"], "rate_limit": true, "limit_paths": ["/login"]"#,
                     r#""layout": "rhel", "lang": "de", "static_files": 200000, "response_size": "4M", "nginx_version": "1.18.0""#,
                 ] {
                     let cache = if extra.contains("rhel") { cache } else { "" };

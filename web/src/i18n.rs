@@ -99,7 +99,7 @@ texts! {
     LabelRam => "Memory",
     HintRam => "RAM of the machine or container, e.g. 8G, 512M, 1.5G.",
     LabelRelease => "Release",
-    HintRelease => "The distribution release you run: fills in the nginx and OpenSSL versions and the layout below.",
+    HintRelease => "The distribution release you run: fills in the nginx and OpenSSL versions and the layout below, and the PHP version under Advanced.",
     LabelExistingDefaultServer => "Existing default server",
     HintExistingDefaultServer => "Another site already is the default server on this port (the CLI finds it).",
     LabelLayout => "Distribution",

@@ -161,8 +161,8 @@ impl Form {
         self.0[field.index()] = text;
     }
     /// A release was chosen: its versions and layout fill the fields that follow it (still
-    /// editable), `any` for both versions when none is; a release whose packages have no
-    /// brotli module unticks brotli.
+    /// editable), `any` for both versions when none is, and its PHP version where its paths
+    /// name one; a release whose packages have no brotli module unticks brotli.
     fn follow_release(&mut self, name: &str) {
         let row = name
             .parse::<nginx_gen_core::inputs::Release>()
@@ -179,6 +179,9 @@ impl Form {
         );
         if let Some(row) = row {
             self.set(Field::named("layout"), row.layout.to_string());
+            if let Some(php) = row.php {
+                self.set(Field::named("php_version"), php.to_string());
+            }
             if !row.brotli {
                 self.set(Field::named("brotli"), "false".to_owned());
             }
@@ -268,7 +271,7 @@ impl Output {
         self.shown[tab.index()].get_or_init(|| {
             let (plan, cat) = (&self.plan, &*self.cat);
             match tab.format().file() {
-                Some(file) => render::file_with_origins(plan, file, cat),
+                Some(file) => render::file_with_origins_in(plan, file, cat),
                 None => (
                     render::render_with(plan, tab.format(), cat, steps).unwrap_or_default(),
                     Vec::new(),
@@ -613,6 +616,14 @@ mod tests {
         let s = s.reduce(Action::Set(release, "any".into()));
         assert_eq!(s.form.get(Field::named("nginx_version")), "any");
         assert_eq!(s.form.get(Field::named("layout")), "rhel");
+        // Debian 13's PHP is 8.4: its socket is php8.4-fpm.sock; RHEL's paths name none, so
+        // the version stays.
+        let php = Field::named("php_version");
+        let s = s.reduce(Action::Set(release, "debian-13".into()));
+        assert_eq!(s.form.get(php), "8.4");
+        assert_eq!(s.output.plan.inputs.php_version.as_str(), "8.4");
+        let s = s.reduce(Action::Set(release, "rhel-10".into()));
+        assert_eq!(s.form.get(php), "8.4");
     }
 
     #[test]

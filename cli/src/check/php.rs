@@ -169,6 +169,7 @@ mod tests {
     use super::{pool, settings};
     use crate::apply::php::Fpm;
     use nginx_gen_core::i18n::Catalogue;
+    use nginx_gen_core::plan::FileKind;
 
     #[test]
     fn settings_keep_their_section_without_comments() {
@@ -192,8 +193,7 @@ mod tests {
         .unwrap();
         let cat = Catalogue::english();
         let fpm = Fpm::of(plan.inputs.layout, plan.inputs.php_version);
-        let planned =
-            nginx_gen_core::render::file_in(&plan, nginx_gen_core::plan::FileKind::PhpPool, cat);
+        let planned = nginx_gen_core::render::file_in(&plan, FileKind::PhpPool, cat);
         assert!(pool(&plan, cat, &fpm, &planned, Ok(&planned)).is_empty());
         // Other comments, another order of nothing: the same settings.
         let recommented = planned.replace("; ", ";; ");

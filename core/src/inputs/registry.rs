@@ -46,13 +46,13 @@ inputs! {
         form: Form::at(Section::Workload, 1, Widget::Select),
     }
     /// The distribution release nginx comes from: its row of `policy::RELEASES` sets the
-    /// defaults of the nginx and OpenSSL versions and the layout (`any`: none).
+    /// defaults of the nginx, OpenSSL and PHP versions and the layout (`any`: none).
     release: Release = String {
         flag: Flag::value("release", "ID"),
         group: Group::Software,
         kind: Kind::Choice(Release::NAMES),
         default: Value("any"),
-        help: "Distribution release; sets the default nginx and OpenSSL versions and layout",
+        help: "Distribution release; sets the default nginx, OpenSSL and PHP versions and layout",
         note: "versions and layout given or detected win",
         form: Form::at(Section::Machine, 3, Widget::Select),
     }
@@ -380,13 +380,15 @@ inputs! {
         form: Form::at(Section::Advanced, 6, Widget::Number),
     }
     // PHP (workload php).
-    /// PHP-FPM's version: Debian's paths name it (`/etc/php/8.2/fpm/pool.d/`).
+    /// PHP-FPM's version: Debian's and Ubuntu's paths name it (`/etc/php/8.2/fpm/pool.d/`).
+    /// The release's where it names one; the CLI detects the installed one.
     php_version: PhpVersion = String {
         flag: Flag::value("php-version", "X.Y"),
         group: Group::Workload,
         kind: Kind::Choice(PhpVersion::NAMES),
         default: Value("8.2"),
-        help: "PHP-FPM version (Debian's paths name it)",
+        detected: true,
+        help: "PHP-FPM version (Debian's and Ubuntu's paths name it; the release's by default)",
         note: "only with workload php",
         form: Form::at(Section::Advanced, 11, Widget::Select),
     }

@@ -331,7 +331,7 @@ impl Inputs {
     }
 }
 
-/// The versions and layout of the release `raw` names, as a raw document; `None` for `any`
+/// The versions (nginx, OpenSSL, PHP) and layout of the release `raw` names, as a raw document; `None` for `any`
 /// or a name that is not a release (validation reports that).
 fn release_defaults(raw: &RawInputs) -> Option<RawInputs> {
     let row = raw.release.as_deref()?.parse::<Release>().ok()?.row()?;
@@ -339,6 +339,7 @@ fn release_defaults(raw: &RawInputs) -> Option<RawInputs> {
         nginx_version: Some(row.nginx.to_string()),
         openssl_version: Some(row.openssl.to_string()),
         layout: Some(row.layout.to_string()),
+        php_version: row.php.map(|php| php.to_string()),
         ..RawInputs::default()
     })
 }

@@ -49,6 +49,8 @@ choice! {
         V83 = "8.3",
         /// Debian 13.
         V84 = "8.4",
+        /// PHP 8.5 (November 2025), from Ondřej Surý's packages on Debian and Ubuntu.
+        V85 = "8.5",
     }
 }
 

@@ -1,14 +1,14 @@
-//! The distribution releases a user may run, as data: each with the nginx and OpenSSL
-//! versions its packages carry, the layout of its package and whether the brotli modules
-//! are packaged for it. The `release` input picks a row; the row sets the defaults of the
-//! version, layout inputs (each still overridable; what the CLI detects wins).
+//! The distribution releases a user may run, as data: each with the nginx, OpenSSL and
+//! PHP versions its packages carry, the layout of its package and whether the brotli
+//! modules are packaged for it. The `release` input picks a row; the row sets the defaults
+//! of the version and layout inputs (each still overridable; what the CLI detects wins).
 //!
 //! Versions are those of an updated system of each release; only the version gates
 //! (`super::GATES`) depend on them, so a later patch release of the same branch gives the
 //! same output. Sources are named beside each row.
 
 use super::v;
-use crate::inputs::{Layout, Release, Target};
+use crate::inputs::{Layout, PhpVersion, Release, Target};
 
 /// One release's packages.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -23,6 +23,10 @@ pub struct ReleaseRow {
     pub openssl: Target,
     /// Its package's layout.
     pub layout: Layout,
+    /// The PHP-FPM its packages carry, where the paths name the version (Debian's and
+    /// Ubuntu's `/run/php/php8.2-fpm.sock`); `None` where they do not (RHEL's `php-fpm`)
+    /// or PHP does not come with the release (nginx.org's packages, the image).
+    pub php: Option<PhpVersion>,
     /// Whether the brotli modules are packaged for it (they are never installed with
     /// nginx, so the `brotli` switch stays the user's or the detection's).
     pub brotli: bool,
@@ -43,45 +47,51 @@ pub const SUGGESTED: Release = Release::Ubuntu2404;
 pub static RELEASES: &[ReleaseRow] = &[
     // Debian 12: `apt-cache policy nginx libssl3 libnginx-mod-http-brotli-filter` on a
     // bookworm host: nginx 1.22.1-9+deb12u11, libssl3 3.0.22-1~deb12u2 (security suite),
-    // libnginx-mod-http-brotli-filter 1.0.0~rc-3 (main).
+    // libnginx-mod-http-brotli-filter 1.0.0~rc-3 (main); php8.2-fpm 8.2.x (main).
     ReleaseRow {
         release: Release::Debian12,
         title: "Debian 12 (bookworm)",
         nginx: known(1, 22, 1),
         openssl: known(3, 0, 22),
         layout: Layout::Debian,
+        php: Some(PhpVersion::V82),
         brotli: true,
     },
     // Debian 13: `apt-cache showsrc nginx openssl libnginx-mod-http-brotli` with the trixie
     // deb-src entry of scripts/build-nginx.sh: nginx 1.26.3-3+deb13u10, openssl
-    // 3.5.7-1~deb13u2 .. 3.5.9-1~deb13u1, libnginx-mod-http-brotli 1.0.0~rc-6.
+    // 3.5.7-1~deb13u2 .. 3.5.9-1~deb13u1, libnginx-mod-http-brotli 1.0.0~rc-6; php8.4-fpm
+    // (trixie's PHP).
     ReleaseRow {
         release: Release::Debian13,
         title: "Debian 13 (trixie)",
         nginx: known(1, 26, 3),
         openssl: known(3, 5, 7),
         layout: Layout::Debian,
+        php: Some(PhpVersion::V84),
         brotli: true,
     },
     // Ubuntu 22.04: packages.ubuntu.com jammy: nginx 1.18.0-6ubuntu14.x, openssl
     // 3.0.2-0ubuntu1.x; libnginx-mod-http-brotli is packaged from noble on (its source
-    // package page lists noble and later only).
+    // package page lists noble and later only); php8.1-fpm (jammy's PHP).
     ReleaseRow {
         release: Release::Ubuntu2204,
         title: "Ubuntu 22.04 LTS",
         nginx: known(1, 18, 0),
         openssl: known(3, 0, 2),
         layout: Layout::Debian,
+        php: Some(PhpVersion::V81),
         brotli: false,
     },
     // Ubuntu 24.04: packages.ubuntu.com noble: nginx 1.24.0-2ubuntu7.x, openssl
-    // 3.0.13-0ubuntu3.x, libnginx-mod-http-brotli 1.0.0~rc-5build1 (universe).
+    // 3.0.13-0ubuntu3.x, libnginx-mod-http-brotli 1.0.0~rc-5build1 (universe); php8.3-fpm
+    // (noble's PHP).
     ReleaseRow {
         release: Release::Ubuntu2404,
         title: "Ubuntu 24.04 LTS",
         nginx: known(1, 24, 0),
         openssl: known(3, 0, 13),
         layout: Layout::Debian,
+        php: Some(PhpVersion::V83),
         brotli: true,
     },
     // RHEL 9: AppStream's default nginx is 1.20.1 (streams 1.22-1.26 exist as modules:
@@ -93,6 +103,7 @@ pub static RELEASES: &[ReleaseRow] = &[
         nginx: known(1, 20, 1),
         openssl: known(3, 2, 2),
         layout: Layout::Rhel,
+        php: None,
         brotli: false,
     },
     // RHEL 10: AppStream nginx 1.26.3; OpenSSL 3.5 since 10.1 (Red Hat's "Interoperability
@@ -103,6 +114,7 @@ pub static RELEASES: &[ReleaseRow] = &[
         nginx: known(1, 26, 3),
         openssl: known(3, 5, 0),
         layout: Layout::Rhel,
+        php: None,
         brotli: false,
     },
     // nginx.org stable: 1.30.0 (nginx/docker-nginx stable/debian/Dockerfile, 2026-04-14;
@@ -115,6 +127,7 @@ pub static RELEASES: &[ReleaseRow] = &[
         nginx: known(1, 30, 0),
         openssl: Target::Any,
         layout: Layout::NginxOrg,
+        php: None,
         brotli: true,
     },
     // nginx.org mainline: 1.31.0 (nginx.org packages index, mainline/rhel/10, 2026-05-13;
@@ -125,6 +138,7 @@ pub static RELEASES: &[ReleaseRow] = &[
         nginx: known(1, 31, 0),
         openssl: Target::Any,
         layout: Layout::NginxOrg,
+        php: None,
         brotli: true,
     },
     // Docker `nginx:stable`: nginx.org's 1.30.0 on debian:trixie-slim (docker-nginx
@@ -136,6 +150,7 @@ pub static RELEASES: &[ReleaseRow] = &[
         nginx: known(1, 30, 0),
         openssl: known(3, 5, 7),
         layout: Layout::Docker,
+        php: None,
         brotli: false,
     },
     // Docker `nginx:mainline` / `latest`: nginx.org's mainline on debian:trixie-slim
@@ -146,6 +161,7 @@ pub static RELEASES: &[ReleaseRow] = &[
         nginx: known(1, 31, 0),
         openssl: known(3, 5, 7),
         layout: Layout::Docker,
+        php: None,
         brotli: false,
     },
 ];

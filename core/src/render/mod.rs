@@ -1,7 +1,7 @@
 //! Renderers: pure functions from a [`Plan`] to file contents, one module per format.
 //!
 //! nginx files are built as an [`crate::ir::Node`] tree and written by one writer; the
-//! sysctl, systemd and PHP-FPM files share one small line-based writer, [`Lines`].
+//! sysctl, systemd and PHP-FPM files share one small line-based writer, `Lines`.
 
 mod explain;
 mod json;
@@ -31,7 +31,7 @@ use serde::Serialize;
 
 use crate::choice::choice;
 use crate::i18n::Catalogue;
-use crate::ir::{push_reason, push_wrapped};
+use crate::ir::{self, push_reason, push_wrapped};
 use crate::plan::{FileKind, Plan, Scope, Setting};
 use crate::{POLICY_VERSION, VERSION};
 
@@ -146,7 +146,7 @@ pub fn file_in(plan: &Plan, file: FileKind, cat: &Catalogue) -> String {
 }
 
 /// [`file_in`], and where each setting's lines are: what the web page links to reasons.
-pub fn file_with_origins(plan: &Plan, file: FileKind, cat: &Catalogue) -> (String, Vec<Origin>) {
+pub fn file_with_origins_in(plan: &Plan, file: FileKind, cat: &Catalogue) -> (String, Vec<Origin>) {
     let mut origins = Vec::new();
     let out = writer(file)(plan, cat, &Header::new(plan, cat), Some(&mut origins));
     (out, origins)
@@ -185,9 +185,11 @@ pub fn render_with(
             out.push_str(&summary_in(plan, cat));
             out
         }
-        Format::Nginx | Format::Site | Format::Sysctl | Format::Systemd | Format::PhpPool => {
-            file_in(plan, format.file()?, cat)
-        }
+        Format::Nginx => file_in(plan, FileKind::Nginx, cat),
+        Format::Site => file_in(plan, FileKind::Site, cat),
+        Format::Sysctl => file_in(plan, FileKind::Sysctl, cat),
+        Format::Systemd => file_in(plan, FileKind::Systemd, cat),
+        Format::PhpPool => file_in(plan, FileKind::PhpPool, cat),
         Format::Json => json_in(plan, cat),
         Format::Explain => explain_table_in(plan, cat),
         Format::Script => install_script_with(plan, cat, steps?),
@@ -196,7 +198,7 @@ pub fn render_with(
 
 /// The header every file starts with: tool, policy and the command that reproduces it;
 /// `what` names the file in the catalogue's language.
-pub fn header_lines(plan: &Plan, what: &str, cat: &Catalogue) -> Vec<String> {
+fn header_lines(plan: &Plan, what: &str, cat: &Catalogue) -> Vec<String> {
     Header::new(plan, cat)
         .lines(what, cat)
         .into_iter()
@@ -317,23 +319,23 @@ pub fn files_with_origins_in(plan: &Plan, cat: &Catalogue) -> Vec<(File, Vec<Ori
 
 /// Writes an nginx file's tree, noting where each setting's lines are when asked.
 fn write_tree(
-    nodes: &[crate::ir::Node<'_>],
+    nodes: &[ir::Node<'_>],
     cat: &Catalogue,
     origins: Option<&mut Vec<Origin>>,
 ) -> String {
     match origins {
         Some(origins) => {
-            let (out, found) = crate::ir::write_with_origins(nodes, cat);
-            *origins = found;
+            let (out, found) = ir::write_with_origins(nodes, cat);
+            origins.extend(found);
             out
         }
-        None => crate::ir::write(nodes, cat),
+        None => ir::write(nodes, cat),
     }
 }
 
 /// How much of a setting's reason goes above its line in a line-based file.
 #[derive(Clone, Copy)]
-pub(super) enum Why {
+enum Why {
     /// The whole reason: its text, formula and default.
     Reason,
     /// Its formula alone, under a reason the setting before it already gave.
@@ -343,40 +345,38 @@ pub(super) enum Why {
 /// The line-based writers' output (sysctl, systemd, the PHP-FPM pool): comments under
 /// one prefix, each setting as `name<separator>value` under its reason, and where each
 /// setting's lines are, when asked.
-pub(super) struct Lines<'o> {
+struct Lines<'o> {
     out: String,
     origins: Option<&'o mut Vec<Origin>>,
-    comment: &'static str,
+    /// What starts a comment line: `# `, or `; ` in PHP's ini files.
+    prefix: &'static str,
 }
 
 impl<'o> Lines<'o> {
     /// Width the comment lines wrap at.
     const WIDTH: usize = 90;
 
-    pub(super) fn new(
-        capacity: usize,
-        comment: &'static str,
-        origins: Option<&'o mut Vec<Origin>>,
-    ) -> Self {
+    /// An empty file of about `capacity` bytes whose comments start with `prefix`.
+    fn new(capacity: usize, prefix: &'static str, origins: Option<&'o mut Vec<Origin>>) -> Self {
         Self {
             out: String::with_capacity(capacity),
             origins,
-            comment,
+            prefix,
         }
     }
 
     /// `text`, wrapped, as comment lines.
-    pub(super) fn comment(&mut self, text: &str) {
-        push_wrapped(&mut self.out, self.comment, text, Self::WIDTH);
+    fn comment(&mut self, text: &str) {
+        push_wrapped(&mut self.out, self.prefix, text, Self::WIDTH);
     }
 
     /// `text` as it is (section headers, blank lines, fixed lines).
-    pub(super) fn raw(&mut self, text: &str) {
+    fn raw(&mut self, text: &str) {
         self.out.push_str(text);
     }
 
     /// The setting at `index` of the plan under its reason (or the part `why` says).
-    pub(super) fn setting(
+    fn setting(
         &mut self,
         index: usize,
         setting: &Setting,
@@ -387,14 +387,14 @@ impl<'o> Lines<'o> {
         let out = &mut self.out;
         let reason_at = out.len();
         match (why, &setting.reason.formula) {
-            (Why::Reason, _) => push_reason(out, self.comment, &setting.reason, Self::WIDTH, cat),
+            (Why::Reason, _) => push_reason(out, self.prefix, &setting.reason, Self::WIDTH, cat),
             (Why::FormulaOnly, Some(formula)) => {
-                push_wrapped(out, self.comment, formula, Self::WIDTH);
+                push_wrapped(out, self.prefix, formula, Self::WIDTH);
             }
             (Why::FormulaOnly, None) => {}
         }
         if let Some(origins) = self.origins.as_deref_mut() {
-            let lines = |end: usize| crate::ir::count_lines(&out[..end]);
+            let lines = |end: usize| ir::count_lines(&out[..end]);
             origins.push(Origin {
                 setting: index,
                 first: lines(reason_at),
@@ -408,7 +408,8 @@ impl<'o> Lines<'o> {
         out.push('\n');
     }
 
-    pub(super) fn finish(self) -> String {
+    /// The file's text.
+    fn finish(self) -> String {
         self.out
     }
 }

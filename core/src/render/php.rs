@@ -40,12 +40,10 @@ pub(super) fn render(
     }
     // A run of settings with one reason (the spares) shares its text; each keeps its formula.
     for (setting, index, new) in with_new_reason(plan, Scope::PhpPool) {
-        let why = if new {
+        if new {
             out.raw("\n");
-            Why::Reason
-        } else {
-            Why::FormulaOnly
-        };
+        }
+        let why = if new { Why::Reason } else { Why::FormulaOnly };
         out.setting(index, setting, " = ", why, cat);
     }
     out.finish()

@@ -1,13 +1,17 @@
 //! Rate and connection limits per client address (`--rate-limit`): the zones at http
-//! level, the limits on the server that serves the content, 429 for both, shorter client
-//! timeouts. The key is `$binary_remote_addr`, which the realip module has already set to
-//! the real client behind a trusted balancer, CDN or PROXY protocol, and never to a
-//! header from anyone else; where nginx answers asset URIs itself, they are not counted
-//! (`$limit_client`).
+//! level, the limits on the server that serves the content (on a mixed site in the
+//! locations that reach the application), 429 for both, shorter client timeouts. The key
+//! is `$binary_remote_addr`, which the realip module has already set to the real client
+//! behind a trusted balancer, CDN or PROXY protocol, and never to a header from anyone
+//! else; where nginx answers asset URIs itself, they are not counted (`$limit_client`,
+//! or, on a mixed site, no limit in the assets' location).
 
+use std::borrow::Cow;
+
+use super::formula::Formula;
 use super::{Ctx, Decide, Out, Rule, Text};
 use crate::inputs::{SafePath, Workload};
-use crate::plan::{Scope, TableRole};
+use crate::plan::{LocationRole, Scope, TableRole};
 use crate::tuning::rate::{CLIENT_TIMEOUT_SECONDS, PATH_BURST, PATH_RATE, RateLimits};
 
 const H: Scope = Scope::Http;
@@ -17,10 +21,11 @@ fn limits(c: &Ctx) -> Option<RateLimits> {
         .then(|| RateLimits::compute(c.i, c.t.clients))
 }
 
-/// Asset URIs go uncounted only where nginx answers them itself and none reaches an
+/// Asset URIs go uncounted by the key where nginx answers them itself and none reaches an
 /// application: static sites, and php, whose assets' location has no fallback. A mixed
-/// site's missing asset and every proxied URI reach the application: counted there, a
-/// `/login.js` cannot skip the limits.
+/// site's missing asset reaches the application: its assets go uncounted by where the
+/// limits are ([`limited`]) instead, and every proxied URI counts, so a `/login.js`
+/// cannot skip the limits.
 fn exempts_assets(c: &Ctx) -> bool {
     matches!(c.i.workload, Workload::Static | Workload::Php)
 }
@@ -34,9 +39,38 @@ fn client_key(c: &Ctx) -> &'static str {
     }
 }
 
-fn content(c: &Ctx) -> Scope {
-    Scope::Server {
-        server: c.content_server(),
+/// Where the limits are. Static, php, proxy and api sites: the server that serves the
+/// content. A mixed site: `/` and the application's location, not the assets': an asset
+/// on disk goes uncounted, a missing one falls back to the application and counts there.
+/// nginx counts a request once, in the first location with limits it reaches, so a page
+/// that falls back from `/` is not counted twice.
+fn limited(c: &Ctx) -> Vec<Scope> {
+    let server = c.content_server();
+    if c.i.workload == Workload::Mixed {
+        [LocationRole::Root, LocationRole::App]
+            .map(|location| Scope::Location { server, location })
+            .to_vec()
+    } else {
+        vec![Scope::Server { server }]
+    }
+}
+
+/// Writes one limit in every place [`limited`] names; a mixed site's has the reason
+/// that says where (`texts[1]`).
+fn set_limit(
+    c: &Ctx,
+    out: &mut Out,
+    args: &[Cow<'static, str>],
+    texts: &[Text],
+    formula: Option<&Formula>,
+) {
+    let text = match texts {
+        [_, mixed] if c.i.workload == Workload::Mixed => mixed,
+        [text, ..] => text,
+        [] => return,
+    };
+    for scope in limited(c) {
+        out.set_args(scope, args.to_vec(), text, formula.cloned());
     }
 }
 
@@ -224,19 +258,26 @@ pub(super) static SEND_TIMEOUT: Rule = Rule {
 
 pub(super) static LIMIT_REQ: Rule = Rule {
     name: "limit_req",
-    texts: &[Text::new(
-        "limit_req",
-        "Two seconds of the rate may arrive at once and are served without delay; beyond that, 429.",
-    )
-    .inputs(&["rate_limit", "workload"])],
+    texts: &[
+        Text::new(
+            "limit_req",
+            "Two seconds of the rate may arrive at once and are served without delay; beyond that, 429.",
+        )
+        .inputs(&["rate_limit", "workload"]),
+        Text::new(
+            "limit_req.app",
+            "Two seconds of the rate may arrive at once and are served without delay; beyond that, 429. Here and in the application's location, not the assets': an asset on disk is not counted (a page asks for dozens at once), a missing one falls back to the application and counts there, once, so a /login.js cannot skip the limits.",
+        )
+        .inputs(&["rate_limit", "workload"]),
+    ],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
         if let Some(l) = limits(c) {
-            let args = vec![
+            let args = [
                 "zone=req_client".into(),
                 format!("burst={}", l.burst).into(),
                 "nodelay".into(),
             ];
-            out.set_args(content(c), args, &LIMIT_REQ.texts[0], Some(l.formulas[2].clone()));
+            set_limit(c, out, &args, LIMIT_REQ.texts, Some(&l.formulas[2]));
         }
     }),
 };
@@ -250,27 +291,34 @@ pub(super) static LIMIT_REQ_PATHS: Rule = Rule {
     .inputs(&["limit_paths"])],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
         if paths(c).is_some() {
-            let args = vec![
+            let args = [
                 "zone=req_path".into(),
                 format!("burst={PATH_BURST}").into(),
                 "nodelay".into(),
             ];
-            out.set_args(content(c), args, &LIMIT_REQ_PATHS.texts[0], None);
+            set_limit(c, out, &args, LIMIT_REQ_PATHS.texts, None);
         }
     }),
 };
 
 pub(super) static LIMIT_CONN: Rule = Rule {
     name: "limit_conn",
-    texts: &[Text::new(
-        "limit_conn",
-        "Connections per client address (over HTTP/2 and HTTP/3, requests in flight): a client's own, for a few clients behind one address (an office, a carrier NAT).",
-    )
-    .inputs(&["rate_limit", "workload"])],
+    texts: &[
+        Text::new(
+            "limit_conn",
+            "Connections per client address (over HTTP/2 and HTTP/3, requests in flight): a client's own, for a few clients behind one address (an office, a carrier NAT).",
+        )
+        .inputs(&["rate_limit", "workload"]),
+        Text::new(
+            "limit_conn.app",
+            "Connections per client address (over HTTP/2 and HTTP/3, requests in flight): a client's own, for a few clients behind one address (an office, a carrier NAT). Like limit_req, here and in the application's location: a page's assets on disk are not counted.",
+        )
+        .inputs(&["rate_limit", "workload"]),
+    ],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
         if let Some(l) = limits(c) {
-            let args = vec!["conn_client".into(), l.conn.to_string().into()];
-            out.set_args(content(c), args, &LIMIT_CONN.texts[0], Some(l.formulas[3].clone()));
+            let args = ["conn_client".into(), l.conn.to_string().into()];
+            set_limit(c, out, &args, LIMIT_CONN.texts, Some(&l.formulas[3]));
         }
     }),
 };
@@ -305,6 +353,43 @@ mod tests {
                 assert!(z.starts_with("$binary_remote_addr "), "{workload}: {z}");
             }
         }
+    }
+
+    #[test]
+    fn a_mixed_site_limits_where_the_application_answers() {
+        use crate::plan::{LocationRole, Scope, ServerRole};
+        let p = plan(r#"{"workload":"mixed","rate_limit":true,"limit_paths":["/login"]}"#);
+        let at = |location| Scope::Location {
+            server: ServerRole::Site,
+            location,
+        };
+        let server = Scope::Server {
+            server: ServerRole::Site,
+        };
+        for name in ["limit_req", "limit_conn"] {
+            assert!(values_in(&p, server, name).is_empty(), "{name}");
+            // An asset on disk: no limit where nginx serves it.
+            assert!(
+                values_in(&p, at(LocationRole::Assets), name).is_empty(),
+                "{name}"
+            );
+            assert!(
+                values_in(&p, at(LocationRole::Media), name).is_empty(),
+                "{name}"
+            );
+        }
+        // The pages and the application count, the named paths' stricter zone with them
+        // (a location's limit_req replaces the server's, so both are written in each).
+        for location in [LocationRole::Root, LocationRole::App] {
+            let req = values_in(&p, at(location), "limit_req");
+            assert_eq!(req.len(), 2, "{location:?}: {req:?}");
+            assert!(req[0].starts_with("zone=req_client "), "{req:?}");
+            assert!(req[1].starts_with("zone=req_path "), "{req:?}");
+            assert_eq!(values_in(&p, at(location), "limit_conn").len(), 1);
+        }
+        // Other workloads keep the server's.
+        let api = plan(r#"{"workload":"api","rate_limit":true}"#);
+        assert_eq!(values_in(&api, server, "limit_req").len(), 1);
     }
 
     #[test]

@@ -75,7 +75,7 @@ pub(crate) static TEXTS: &[Text] = &[
     ),
     Text::new(
         "bootstrap",
-        "Bootstrap: the site is served over plain HTTP only, until the certificate exists. Get it with: certbot certonly --webroot -w /var/www/_letsencrypt {domains}, then generate again without --bootstrap to switch HTTPS on.",
+        "Bootstrap: the site is served over plain HTTP only, until the certificate exists. Get it with: certbot certonly --webroot -w /var/www/_letsencrypt --deploy-hook 'systemctl reload nginx' {domains} (certbot keeps the hook for its renewals; without it nginx serves the old certificate until it expires), then generate again without --bootstrap to switch HTTPS on.",
     ),
     Text::new(
         "upstreams_unused",

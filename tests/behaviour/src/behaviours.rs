@@ -1622,8 +1622,8 @@ mod tests {
         assert_eq!(names.len(), all.len());
         assert_eq!(
             all.len(),
-            58,
-            "the 22 behaviours of issue 11, 21 of issue 14 and 15 of issue 12"
+            59,
+            "the 22 behaviours of issue 11, 21 of issue 14, 15 of issue 12 and one since"
         );
     }
 

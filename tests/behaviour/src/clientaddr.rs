@@ -20,9 +20,11 @@ pub const CDN_ADDR: &str = "173.245.48.10";
 pub const CDN_TREE: &str = "addr-cdn-limits";
 pub const PP_TREE: &str = "addr-proxy-protocol";
 pub const STATIC_TREE: &str = "addr-static-limits";
+pub const MIXED_TREE: &str = "addr-mixed-limits";
 
-/// The trees: the API behind Cloudflare with rate limits; a proxy behind an L4 balancer
-/// (the balancer is 127.0.0.1, the only trusted address) with rate limits.
+/// The trees: the API behind Cloudflare with rate limits; a static and a mixed site with
+/// rate limits; a proxy behind an L4 balancer (the balancer is 127.0.0.1, the only trusted
+/// address) with rate limits.
 pub fn trees() -> Vec<Tree> {
     vec![
         Tree::new(CDN_TREE, "api", "cdn.test")
@@ -35,6 +37,9 @@ pub fn trees() -> Vec<Tree> {
                 "/login",
             ]),
         Tree::new(STATIC_TREE, "static", "limits.test")
+            .special(Special::Own)
+            .extra(&["--rate-limit"]),
+        Tree::new(MIXED_TREE, "mixed", "mixed-limits.test")
             .special(Special::Own)
             .extra(&["--rate-limit"]),
         Tree::new(PP_TREE, "proxy", "pp.test")
@@ -434,6 +439,27 @@ fn assets_not_rate_limited(ctx: &Ctx) -> Result<(), String> {
     })
 }
 
+/// On a mixed site the limits are where the application answers: three bursts' worth of
+/// requests at once for a script on disk all get 200 (before, every request counted, and
+/// a page's assets were refused), while the same for a script not on disk, which falls
+/// back to the application, get 429 beyond the burst (uncounted, a `/signin.js` route
+/// could be tried without limit).
+fn mixed_assets_counted_at_the_app(ctx: &Ctx) -> Result<(), String> {
+    let (_, burst) = drained()?;
+    let n = 3 * burst as usize;
+    let on_disk = refused(ctx, "127.0.0.1", &[], n, "/app.js?n=")?;
+    expect(on_disk == 0, || {
+        format!("{n} requests for /app.js (on disk) at once: {on_disk} got 429, want none")
+    })?;
+    let (_, burst) = drained()?;
+    let missing = refused(ctx, "127.0.0.1", &[], n, "/signin.js?n=")?;
+    expect(missing >= burst as usize, || {
+        format!(
+            "{n} requests for /signin.js (the application's) at once: {missing} got 429, want at least {burst}"
+        )
+    })
+}
+
 /// Where every URI reaches the application, one that looks like an asset is counted like
 /// any other: a burst of `/signin.js` from one client gets 429 beyond the burst (uncounted,
 /// it let a sign-in route that answers `.js` be tried without limit). Not under the tree's
@@ -520,6 +546,11 @@ pub fn all() -> Vec<Behaviour> {
             name: "assets_not_rate_limited",
             applies: |t| t.id == STATIC_TREE,
             run: assets_not_rate_limited,
+        },
+        Behaviour {
+            name: "mixed_assets_counted_at_the_app",
+            applies: |t| t.id == MIXED_TREE,
+            run: mixed_assets_counted_at_the_app,
         },
         Behaviour {
             name: "app_assets_counted",
