@@ -236,9 +236,9 @@ pub fn inputs_of(facts: &Map<String, Value>, base: &RawInputs) -> Result<RawInpu
         nginx: given.nginx_version.is_none(),
         openssl: given.openssl_version.is_none(),
         layout: given.layout.is_none(),
-        // Ansible's facts name neither modules nor PHP-FPM.
+        // Ansible's facts name no modules; PHP-FPM's version is the distribution's.
         brotli: false,
-        php: false,
+        php: given.php_version.is_none() && given.workload.as_deref() == Some("php"),
     };
     let detected = host.raw(used);
     let raw = given.over(detected);
@@ -345,7 +345,7 @@ fn host_of(facts: &Map<String, Value>) -> Result<(Host, bool), String> {
         openssl,
         layout: host::choose_layout(os.as_ref(), &layout_facts),
         brotli: None,
-        php: None,
+        php: os.as_ref().and_then(host::release_php),
     };
     Ok((host, ipv6))
 }

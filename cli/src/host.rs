@@ -19,7 +19,7 @@ use std::fs;
 use std::path::Path;
 use std::process::Command;
 
-use nginx_gen_core::inputs::PhpVersion;
+use nginx_gen_core::inputs::{PhpVersion, Release};
 use nginx_gen_core::{ByteSize, Layout, RawInputs, Version};
 
 /// What was found, with where it came from.
@@ -92,7 +92,7 @@ impl Host {
             openssl,
             layout: choose_layout(os.as_ref(), &facts),
             brotli,
-            php: php_fpm(),
+            php: php_fpm().or_else(|| os.as_ref().and_then(release_php)),
         }
     }
 
@@ -298,24 +298,62 @@ fn brotli_installed() -> (bool, String) {
     (on, source)
 }
 
-/// The newest PHP-FPM nginx-gen knows among the directories of `/etc/php/` (named by
-/// version) that have an `fpm/` directory: Debian's and Ubuntu's packages install each
-/// version there, and several may be installed side by side.
-pub fn newest_php(versions_with_fpm: &[String]) -> Option<PhpVersion> {
-    versions_with_fpm
+/// One PHP-FPM version found under `/etc/php/X.Y/fpm/`: whether its program is installed
+/// (`/usr/sbin/php-fpmX.Y`; a removed package leaves its configuration behind) and whether
+/// its socket exists (it runs).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PhpFound {
+    pub version: String,
+    pub installed: bool,
+    pub running: bool,
+}
+
+/// The PHP-FPM the site uses among those found: an installed one nginx-gen knows, the one
+/// that runs first (several are installed side by side with Ondřej Surý's packages), else
+/// the newest.
+pub fn choose_php(found: &[PhpFound]) -> Option<PhpVersion> {
+    found
         .iter()
-        .filter_map(|name| name.parse().ok())
+        .filter(|f| f.installed)
+        .filter_map(|f| Some((f.running, f.version.parse::<PhpVersion>().ok()?)))
         .max()
+        .map(|(_, php)| php)
+}
+
+/// The release an os-release names, where nginx-gen has its row: Debian 12 and 13,
+/// Ubuntu 22.04 and 24.04 (`VERSION_ID`; Ansible's `12.5` counts as 12).
+pub fn release_of(os: &OsRelease) -> Option<Release> {
+    let major = os.version_id.split('.').next().unwrap_or_default();
+    Some(match (os.id.as_str(), major, os.version_id.as_str()) {
+        ("debian", "12", _) => Release::Debian12,
+        ("debian", "13", _) => Release::Debian13,
+        ("ubuntu", _, v) if v.starts_with("22.04") => Release::Ubuntu2204,
+        ("ubuntu", _, v) if v.starts_with("24.04") => Release::Ubuntu2404,
+        _ => return None,
+    })
+}
+
+/// The PHP-FPM of the distribution's packages, for a host where none is installed yet (the
+/// script installs it), and what told it.
+pub fn release_php(os: &OsRelease) -> Option<(PhpVersion, String)> {
+    let release = release_of(os)?;
+    let php = release.row()?.php?;
+    Some((php, format!("{} packages", release.row()?.title)))
 }
 
 /// PHP-FPM on this host, and where it was seen.
 fn php_fpm() -> Option<(PhpVersion, String)> {
-    let with_fpm: Vec<String> = names_in("/etc/php")?
+    let found: Vec<PhpFound> = names_in("/etc/php")?
         .into_iter()
         .filter(|version| Path::new("/etc/php").join(version).join("fpm").is_dir())
+        .map(|version| PhpFound {
+            installed: Path::new(&format!("/usr/sbin/php-fpm{version}")).exists(),
+            running: Path::new(&format!("/run/php/php{version}-fpm.sock")).exists(),
+            version,
+        })
         .collect();
-    let php = newest_php(&with_fpm)?;
-    Some((php, format!("/etc/php/{php}/fpm")))
+    let php = choose_php(&found)?;
+    Some((php, format!("/usr/sbin/php-fpm{php}")))
 }
 
 /// Whether nginx-gen wrote this file: its header names nginx-gen in every language.
@@ -831,17 +869,47 @@ mod tests {
     }
 
     #[test]
-    fn php_fpm_is_the_newest_version_known() {
-        let names = |list: &[&str]| list.iter().map(|n| (*n).to_owned()).collect::<Vec<_>>();
-        // Surý's packages beside the release's: the newest one nginx-gen knows.
-        assert_eq!(newest_php(&names(&["8.2", "8.4"])), Some(PhpVersion::V84));
-        // A version nginx-gen does not know (7.4, a future 9.0) is no answer.
-        assert_eq!(
-            newest_php(&names(&["7.4", "9.0", "8.1"])),
-            Some(PhpVersion::V81)
-        );
-        assert_eq!(newest_php(&names(&["7.4"])), None);
-        assert_eq!(newest_php(&[]), None);
+    fn a_release_names_its_php() {
+        let os = |id: &str, version: &str| OsRelease {
+            id: id.into(),
+            id_like: Vec::new(),
+            version_id: version.into(),
+        };
+        let php = |id, version| release_php(&os(id, version)).map(|(php, _)| php);
+        assert_eq!(php("debian", "13"), Some(PhpVersion::V84));
+        // Ansible's ansible_distribution_version has the point release.
+        assert_eq!(php("debian", "12.5"), Some(PhpVersion::V82));
+        assert_eq!(php("ubuntu", "24.04"), Some(PhpVersion::V83));
+        assert_eq!(php("ubuntu", "22.04"), Some(PhpVersion::V81));
+        // A release without a row, or whose paths name no version.
+        assert_eq!(php("ubuntu", "20.04"), None);
+        assert_eq!(php("rhel", "9.4"), None);
+    }
+
+    #[test]
+    fn php_fpm_is_the_one_installed_and_running() {
+        let found = |list: &[(&str, bool, bool)]| {
+            list.iter()
+                .map(|&(v, installed, running)| PhpFound {
+                    version: v.to_owned(),
+                    installed,
+                    running,
+                })
+                .collect::<Vec<_>>()
+        };
+        // Surý's packages beside the release's, neither running: the newest.
+        let both = found(&[("8.2", true, false), ("8.4", true, false)]);
+        assert_eq!(choose_php(&both), Some(PhpVersion::V84));
+        // The one that runs wins over a newer one installed beside it.
+        let running = found(&[("8.2", true, true), ("8.4", true, false)]);
+        assert_eq!(choose_php(&running), Some(PhpVersion::V82));
+        // A removed package's leftover configuration is no PHP-FPM.
+        let removed = found(&[("8.2", true, false), ("8.4", false, false)]);
+        assert_eq!(choose_php(&removed), Some(PhpVersion::V82));
+        // Versions nginx-gen does not know (7.4, a future 9.0) are no answer.
+        let unknown = found(&[("7.4", true, true), ("9.0", true, false)]);
+        assert_eq!(choose_php(&unknown), None);
+        assert_eq!(choose_php(&[]), None);
     }
 
     #[test]

@@ -190,12 +190,19 @@ fn today(given: Option<&str>) -> Result<i64, Failure> {
 }
 
 /// What the site needs to know of this host, for the inputs not given: IPv6 (the default
-/// listens are dual stack) and, for OCSP stapling, the DNS server.
+/// listens are dual stack) and, for OCSP stapling or a container's named application, the
+/// DNS server.
 fn site_facts(raw: &RawInputs) -> RawInputs {
+    let named_in_container = raw.layout.as_deref() == Some("docker")
+        && raw.upstreams.iter().flatten().any(|u| {
+            u.parse::<nginx_gen_core::inputs::Upstream>()
+                .is_ok_and(|u| u.is_dns_name())
+        });
     RawInputs {
         listen: host::listen_without_ipv6(raw, nginx_gen::host::ipv6()),
         // Only where it is used, so other commands do not name this host's DNS server.
-        resolver: (raw.resolver.is_none() && raw.ocsp_stapling == Some(true))
+        resolver: (raw.resolver.is_none()
+            && (raw.ocsp_stapling == Some(true) || named_in_container))
             .then(nginx_gen::host::resolver)
             .flatten()
             // A link-local server with a zone (fe80::1%eth0) is no address nginx takes.

@@ -161,7 +161,7 @@ texts! {
     LabelCacheStatus => "Cache status header",
     HintCacheStatus => "X-Cache-Status: HIT, MISS or BYPASS, for checking the cache.",
     LabelPhpVersion => "PHP version",
-    HintPhpVersion => "PHP-FPM's version (php workload); Debian's paths name it.",
+    HintPhpVersion => "PHP-FPM's version (php workload); Debian's and Ubuntu's paths name it, and the release above sets it.",
     LabelPhpChildMemory => "PHP child memory",
     HintPhpChildMemory => "Peak memory of one PHP-FPM child; sizes pm.max_children.",
     LabelCdn => "CDN",

@@ -162,7 +162,8 @@ impl Form {
     }
     /// A release was chosen: its versions and layout fill the fields that follow it (still
     /// editable), `any` for both versions when none is, and its PHP version where its paths
-    /// name one; a release whose packages have no brotli module unticks brotli.
+    /// name one (else the input's default, as the CLI gives); a release whose packages have
+    /// no brotli module unticks brotli.
     fn follow_release(&mut self, name: &str) {
         let row = name
             .parse::<nginx_gen_core::inputs::Release>()
@@ -177,11 +178,13 @@ impl Form {
             Field::named("openssl_version"),
             row.map_or_else(any, |r| r.openssl.to_string()),
         );
+        // The release's PHP, else the input's default, as the CLI gives for this release.
+        let php = row
+            .and_then(|r| r.php)
+            .unwrap_or(Inputs::default().php_version);
+        self.set(Field::named("php_version"), php.to_string());
         if let Some(row) = row {
             self.set(Field::named("layout"), row.layout.to_string());
-            if let Some(php) = row.php {
-                self.set(Field::named("php_version"), php.to_string());
-            }
             if !row.brotli {
                 self.set(Field::named("brotli"), "false".to_owned());
             }
@@ -622,8 +625,10 @@ mod tests {
         let s = s.reduce(Action::Set(release, "debian-13".into()));
         assert_eq!(s.form.get(php), "8.4");
         assert_eq!(s.output.plan.inputs.php_version.as_str(), "8.4");
+        // A release whose paths name none: the default, as the CLI gives (not the last
+        // release's).
         let s = s.reduce(Action::Set(release, "rhel-10".into()));
-        assert_eq!(s.form.get(php), "8.4");
+        assert_eq!(s.form.get(php), "8.2");
     }
 
     #[test]

@@ -266,7 +266,7 @@ pub(super) static LIMIT_REQ: Rule = Rule {
         .inputs(&["rate_limit", "workload"]),
         Text::new(
             "limit_req.app",
-            "Two seconds of the rate may arrive at once and are served without delay; beyond that, 429. Here and in the application's location, not the assets': an asset on disk is not counted (a page asks for dozens at once), a missing one falls back to the application and counts there, once, so a /login.js cannot skip the limits.",
+            "Two seconds of the rate may arrive at once and are served without delay; beyond that, 429. In / and the application's location (@app), not the assets': an asset on disk is not counted (a page asks for dozens at once), a missing one falls back to the application and counts there, once, so a /login.js cannot skip the limits.",
         )
         .inputs(&["rate_limit", "workload"]),
     ],
@@ -311,7 +311,7 @@ pub(super) static LIMIT_CONN: Rule = Rule {
         .inputs(&["rate_limit", "workload"]),
         Text::new(
             "limit_conn.app",
-            "Connections per client address (over HTTP/2 and HTTP/3, requests in flight): a client's own, for a few clients behind one address (an office, a carrier NAT). Like limit_req, here and in the application's location: a page's assets on disk are not counted.",
+            "Connections per client address (over HTTP/2 and HTTP/3, requests in flight): a client's own, for a few clients behind one address (an office, a carrier NAT). Like limit_req, in / and @app: a page's assets on disk are not counted.",
         )
         .inputs(&["rate_limit", "workload"]),
     ],

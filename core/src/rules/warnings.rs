@@ -75,7 +75,7 @@ pub(crate) static TEXTS: &[Text] = &[
     ),
     Text::new(
         "bootstrap",
-        "Bootstrap: the site is served over plain HTTP only, until the certificate exists. Get it with: certbot certonly --webroot -w /var/www/_letsencrypt --deploy-hook 'systemctl reload nginx' {domains} (certbot keeps the hook for its renewals; without it nginx serves the old certificate until it expires), then generate again without --bootstrap to switch HTTPS on.",
+        "Bootstrap: the site is served over plain HTTP only, until the certificate exists. Get it with: certbot certonly --webroot -w /var/www/_letsencrypt --deploy-hook '{reload}' {domains} (certbot keeps the hook for its renewals; without it nginx serves the old certificate until it expires), then generate again without --bootstrap to switch HTTPS on.",
     ),
     Text::new(
         "upstreams_unused",
@@ -252,7 +252,9 @@ pub(crate) fn warnings(c: &Ctx) -> Vec<Warning> {
             &[("ports", &ports)],
         );
     }
-    if i.workload.proxies() && i.upstreams.iter().any(Upstream::is_hostname) {
+    // Names nginx does not look up again (outside a container, or before nginx 1.27.3).
+    let once = |u: &Upstream| u.is_hostname() && !super::proxy::resolves(c, u);
+    if i.workload.proxies() && i.upstreams.iter().any(once) {
         warn("upstream_dns", Some("upstreams"), &[]);
     }
     if i.trusted_proxies == defaults().trusted_proxies {
@@ -302,10 +304,16 @@ pub(crate) fn warnings(c: &Ctx) -> Vec<Warning> {
             .iter()
             .map(|n| format!("-d {}", n.as_str()))
             .collect();
+        // A container has no systemd: the reload is nginx's own signal, sent into it.
+        let reload = if i.layout == Layout::Docker {
+            "docker exec NGINX_CONTAINER nginx -s reload"
+        } else {
+            "systemctl reload nginx"
+        };
         warn(
             "bootstrap",
             Some("bootstrap"),
-            &[("domains", &domains.join(" "))],
+            &[("domains", &domains.join(" ")), ("reload", reload)],
         );
     }
     if i.workload == Workload::Static && i.upstreams != defaults().upstreams {

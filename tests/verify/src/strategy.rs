@@ -242,7 +242,13 @@ pub fn raw_inputs(
         0u8..3,
     );
     let php = (
-        prop_oneof![Just("8.1"), Just("8.2"), Just("8.3"), Just("8.4")],
+        prop_oneof![
+            Just("8.1"),
+            Just("8.2"),
+            Just("8.3"),
+            Just("8.4"),
+            Just("8.5")
+        ],
         prop_oneof![Just("64M"), Just("24M"), Just("1G")],
     );
     let version = target.nginx_version;
