@@ -238,7 +238,7 @@ pub fn inputs_of(facts: &Map<String, Value>, base: &RawInputs) -> Result<RawInpu
         layout: given.layout.is_none(),
         // Ansible's facts name no modules; PHP-FPM's version is the distribution's.
         brotli: false,
-        php: given.php_version.is_none() && given.workload.as_deref() == Some("php"),
+        php: host.php_used(&given),
     };
     let detected = host.raw(used);
     let raw = given.over(detected);
@@ -346,6 +346,7 @@ fn host_of(facts: &Map<String, Value>) -> Result<(Host, bool), String> {
         layout: host::choose_layout(os.as_ref(), &layout_facts),
         brotli: None,
         php: os.as_ref().and_then(host::release_php),
+        php_guessed: true,
     };
     Ok((host, ipv6))
 }

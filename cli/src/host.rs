@@ -34,8 +34,11 @@ pub struct Host {
     /// Whether the brotli modules are installed (loaded by the package's configuration),
     /// and where that was seen; `None` when nginx is not installed.
     pub brotli: Option<(bool, String)>,
-    /// The newest PHP-FPM installed that nginx-gen knows, and where it was seen.
+    /// PHP-FPM's version and where it was seen: the one installed, else the distribution's.
     pub php: Option<(PhpVersion, String)>,
+    /// The version is the distribution's, none being installed: a given release, which
+    /// names the target, wins over it.
+    pub php_guessed: bool,
 }
 
 /// Which detected facts the CLI used (those the command line and `--input` left out).
@@ -85,6 +88,7 @@ impl Host {
             }),
         };
         let brotli = nginx.map(|_| brotli_installed());
+        let installed = php_fpm();
         Self {
             vcpu: vcpu(),
             ram: ram(),
@@ -92,7 +96,10 @@ impl Host {
             openssl,
             layout: choose_layout(os.as_ref(), &facts),
             brotli,
-            php: php_fpm().or_else(|| os.as_ref().and_then(release_php)),
+            php: installed
+                .clone()
+                .or_else(|| os.as_ref().and_then(release_php)),
+            php_guessed: installed.is_none(),
         }
     }
 
@@ -118,6 +125,15 @@ impl Host {
                 .map(|(php, _)| php.to_string()),
             ..RawInputs::default()
         }
+    }
+
+    /// Whether PHP-FPM's version is used: for the php workload, where none is given, and a
+    /// guessed one only where no release names the target.
+    pub fn php_used(&self, given: &RawInputs) -> bool {
+        let release = given.release.as_deref().is_some_and(|r| r != "any");
+        given.php_version.is_none()
+            && given.workload.as_deref() == Some("php")
+            && !(self.php_guessed && release)
     }
 
     /// One line saying what was detected.
@@ -884,6 +900,31 @@ mod tests {
         // A release without a row, or whose paths name no version.
         assert_eq!(php("ubuntu", "20.04"), None);
         assert_eq!(php("rhel", "9.4"), None);
+    }
+
+    #[test]
+    fn a_given_release_wins_over_a_guessed_php_only() {
+        let given = |release: Option<&str>, workload: &str| RawInputs {
+            release: release.map(Into::into),
+            workload: Some(workload.into()),
+            ..RawInputs::default()
+        };
+        let host = |guessed| Host {
+            php: Some((PhpVersion::V82, "…".into())),
+            php_guessed: guessed,
+            ..Host::default()
+        };
+        // Installed: used whatever release is named, as the detected nginx is.
+        assert!(host(false).php_used(&given(Some("ubuntu-24.04"), "php")));
+        // Guessed from this machine's distribution: the release named wins.
+        assert!(!host(true).php_used(&given(Some("ubuntu-24.04"), "php")));
+        assert!(host(true).php_used(&given(Some("any"), "php")));
+        assert!(host(true).php_used(&given(None, "php")));
+        // Not for other workloads, nor over a given version.
+        assert!(!host(false).php_used(&given(None, "proxy")));
+        let mut pinned = given(None, "php");
+        pinned.php_version = Some("8.4".into());
+        assert!(!host(false).php_used(&pinned));
     }
 
     #[test]

@@ -190,19 +190,12 @@ fn today(given: Option<&str>) -> Result<i64, Failure> {
 }
 
 /// What the site needs to know of this host, for the inputs not given: IPv6 (the default
-/// listens are dual stack) and, for OCSP stapling or a container's named application, the
-/// DNS server.
+/// listens are dual stack) and, for OCSP stapling, the DNS server.
 fn site_facts(raw: &RawInputs) -> RawInputs {
-    let named_in_container = raw.layout.as_deref() == Some("docker")
-        && raw.upstreams.iter().flatten().any(|u| {
-            u.parse::<nginx_gen_core::inputs::Upstream>()
-                .is_ok_and(|u| u.is_dns_name())
-        });
     RawInputs {
         listen: host::listen_without_ipv6(raw, nginx_gen::host::ipv6()),
         // Only where it is used, so other commands do not name this host's DNS server.
-        resolver: (raw.resolver.is_none()
-            && (raw.ocsp_stapling == Some(true) || named_in_container))
+        resolver: (raw.resolver.is_none() && raw.ocsp_stapling == Some(true))
             .then(nginx_gen::host::resolver)
             .flatten()
             // A link-local server with a zone (fe80::1%eth0) is no address nginx takes.
@@ -230,8 +223,7 @@ fn detect(given: RawInputs, root: &std::path::Path) -> RawInputs {
                     .as_ref()
                     .is_some_and(|(detected, _)| detected.as_str() == l)
             }),
-        // PHP-FPM is said only where it matters: the php workload.
-        php: given.php_version.is_none() && given.workload.as_deref() == Some("php"),
+        php: host.php_used(&given),
     };
     let detected = RawInputs {
         ktls: Some(host::ktls()),

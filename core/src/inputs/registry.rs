@@ -141,8 +141,7 @@ inputs! {
         note: "only with tls",
         form: Form::at(Section::Tls, 6, Widget::Checkbox),
     }
-    /// DNS server for OCSP stapling and, in a container, the application's name; `None`
-    /// means the host's (detected) or the layout's.
+    /// DNS server for OCSP stapling; `None` means the host's (detected) or the layout's.
     resolver: Option<Resolver> = String {
         flag: Flag::value("resolver", "ADDR"),
         group: Group::Tls,
@@ -153,8 +152,8 @@ inputs! {
         },
         default: Unset("the host's (/etc/resolv.conf), else the layout's: 127.0.0.11 in Docker, 127.0.0.53 elsewhere"),
         detected: true,
-        help: "DNS server nginx asks for the OCSP responder and, in a container, the application's name",
-        note: "used with ocsp_stapling, and by the docker layout for an upstream named by DNS (nginx 1.27.3 and later)",
+        help: "DNS server nginx asks for the OCSP responder",
+        note: "only used with ocsp_stapling",
         form: Form::at(Section::Tls, 10, Widget::Text),
     }
     /// The kernel offers TLS offload (kTLS): its `tls` module is loaded or built in.

@@ -1,9 +1,7 @@
 //! Proxying to the application: the upstream block and the proxied location.
 
-use std::borrow::Cow;
-
 use super::{Ctx, Decide, Out, Rule, Text};
-use crate::inputs::{Layout, Upstream, Workload};
+use crate::inputs::Workload;
 use crate::plan::{LocationRole, Scope, TableRole};
 use crate::policy::Feature;
 use crate::size::ByteSize;
@@ -30,79 +28,14 @@ pub(super) fn size(s: ByteSize) -> String {
     s.nginx().unwrap_or_else(|| s.as_u64().to_string())
 }
 
-/// nginx looks the application's names up again as their DNS answers expire: in a
-/// container (the Docker layout), where the names are the container engine's DNS and a
-/// container that restarts gets a new address, on nginx that can (1.27.3 and later).
-/// Elsewhere a name may be the hosts file's, which nginx's resolver does not read: it is
-/// looked up once at start-up, and a warning says so.
-pub(super) fn resolves(c: &Ctx, upstream: &Upstream) -> bool {
-    c.i.layout == Layout::Docker && c.v.has(Feature::UpstreamResolve) && upstream.is_dns_name()
-}
-
-/// Some application server is named for [`resolves`].
-fn any_resolves(c: &Ctx) -> bool {
-    proxies(c) && c.i.upstreams.iter().any(|u| resolves(c, u))
-}
-
-pub(super) static UPSTREAM_ZONE: Rule = Rule {
-    name: "zone",
-    texts: &[Text::new(
-        "upstream.zone",
-        "Looking names up again keeps the servers' addresses in memory all workers share; 64 KiB, twice nginx's smallest zone, holds dozens.",
-    )
-    .inputs(&["upstreams", "layout", "nginx_version"])],
-    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
-        if any_resolves(c) {
-            out.set(Scope::Upstream, &["app", "64k"], &UPSTREAM_ZONE.texts[0]);
-        }
-    }),
-};
-
 pub(super) static UPSTREAM_SERVER: Rule = Rule {
     name: "server",
-    texts: &[
-        Text::new("upstream.server", "An application server.").inputs(&["upstreams"]),
-        Text::new(
-            "upstream.server.resolve",
-            "An application server by its container name, looked up again as the DNS answer expires (resolve, since nginx {UpstreamResolve}): a container that restarts with a new address gets requests without a reload, and nginx starts before the application does (502 until the name resolves), where it used to refuse to start.",
-        )
-        .inputs(&["upstreams", "layout", "nginx_version"]),
-    ],
+    texts: &[Text::new("upstream.server", "An application server.").inputs(&["upstreams"])],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
         if proxies(c) {
             for upstream in &c.i.upstreams {
-                if resolves(c, upstream) {
-                    let args = vec![upstream.to_string().into(), "resolve".into()];
-                    out.set_args(Scope::Upstream, args, &UPSTREAM_SERVER.texts[1], None);
-                } else {
-                    out.set_value(Scope::Upstream, upstream, &UPSTREAM_SERVER.texts[0], None);
-                }
+                out.set_value(Scope::Upstream, upstream, &UPSTREAM_SERVER.texts[0], None);
             }
-        }
-    }),
-};
-
-pub(super) static UPSTREAM_RESOLVER: Rule = Rule {
-    name: "resolver",
-    texts: &[
-        Text::new(
-            "upstream.resolver",
-            "The DNS server the names are asked of, every 10 s at most whatever TTL it gives, so a container's new address reaches nginx within seconds.",
-        )
-        .inputs(&["upstreams", "layout", "resolver"]),
-        Text::new(
-            "upstream.resolver.layout",
-            "The container engine's DNS server (Docker's embedded one), asked every 10 s at most whatever TTL it gives, so a container's new address reaches nginx within seconds; pass --resolver if this container uses another.",
-        )
-        .inputs(&["upstreams", "layout"]),
-    ],
-    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
-        if any_resolves(c) {
-            let (server, text) = match c.i.resolver {
-                Some(r) => (Cow::Owned(r.to_string()), &UPSTREAM_RESOLVER.texts[0]),
-                None => (Cow::Borrowed(c.i.layout.resolver()), &UPSTREAM_RESOLVER.texts[1]),
-            };
-            out.set_args(Scope::Upstream, vec![server, "valid=10s".into()], text, None);
         }
     }),
 };
@@ -385,55 +318,6 @@ mod tests {
             "1.2 × 4000 clients / 4 workers × 5% in flight, rounded up to 8 = 64"
         );
         assert!(values(&plan("{}"), "server").is_empty());
-    }
-
-    #[test]
-    fn container_names_are_looked_up_again_where_nginx_can() {
-        let docker = |version: &str, upstreams: &str, resolver: &str| {
-            plan(&format!(
-                r#"{{"workload":"proxy","layout":"docker","nginx_version":"{version}","upstreams":{upstreams}{resolver}}}"#
-            ))
-        };
-        let names = r#"["app:3000","10.0.0.2:3000","localhost:3001"]"#;
-        let p = docker("1.27.3", names, "");
-        // The container's name only: an address needs no lookup, localhost is no DNS name.
-        assert_eq!(
-            values(&p, "server"),
-            ["app:3000 resolve", "10.0.0.2:3000", "localhost:3001"]
-        );
-        assert_eq!(value(&p, "zone").as_deref(), Some("app 64k"));
-        assert_eq!(
-            value(&p, "resolver").as_deref(),
-            Some("127.0.0.11 valid=10s")
-        );
-        // Localhost is still looked up once: the warning stays for it.
-        assert!(p.warnings.iter().any(|w| w.id == "upstream_dns"));
-        let given = docker("1.30.0", r#"["app:3000"]"#, r#","resolver":"192.0.2.53""#);
-        assert_eq!(
-            value(&given, "resolver").as_deref(),
-            Some("192.0.2.53 valid=10s")
-        );
-        assert!(!given.warnings.iter().any(|w| w.id == "upstream_dns"));
-        // Before 1.27.3, outside a container, or addresses only: resolved once, as before.
-        for p in [
-            docker("1.26.3", r#"["app:3000"]"#, ""),
-            plan(r#"{"workload":"proxy","nginx_version":"1.30.0","upstreams":["app:3000"]}"#),
-            docker("1.30.0", r#"["10.0.0.2:3000"]"#, ""),
-        ] {
-            assert!(
-                values(&p, "server")
-                    .iter()
-                    .all(|s| !s.ends_with(" resolve"))
-            );
-            assert_eq!(value(&p, "zone"), None);
-            assert_eq!(value(&p, "resolver"), None);
-        }
-        assert!(
-            docker("1.26.3", r#"["app:3000"]"#, "")
-                .warnings
-                .iter()
-                .any(|w| w.id == "upstream_dns")
-        );
     }
 
     #[test]

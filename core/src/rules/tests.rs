@@ -35,7 +35,7 @@ pub(crate) fn grid() -> Vec<Plan> {
                     for (vcpu, ram, clients) in sizes {
                         for (lb, brotli, upstream, files, response, name) in [
                             (false, true, "127.0.0.1:3000", 100, "32K", "example.com"),
-                            (true, false, "app.internal:8080", 1_000_000, "4M", LONG_NAME),
+                            (true, false, "10.0.0.2:8080", 1_000_000, "4M", LONG_NAME),
                         ] {
                             let raw = RawInputs {
                                 vcpu: Some(vcpu.into()),
@@ -60,8 +60,7 @@ pub(crate) fn grid() -> Vec<Plan> {
                                 response_size: Some(response.into()),
                                 server_names: Some(vec![name.into()]),
                                 bootstrap: Some(tls && !http3 && lb),
-                                resolver: (layout == "rhel" || (layout == "docker" && http3))
-                                    .then(|| "192.0.2.53".into()),
+                                resolver: (layout == "rhel").then(|| "192.0.2.53".into()),
                                 // Detected facts: a kTLS kernel; a low fs.file-max.
                                 ktls: Some(lb),
                                 file_max: lb.then(|| 200_000u32.into()),

@@ -252,9 +252,7 @@ pub(crate) fn warnings(c: &Ctx) -> Vec<Warning> {
             &[("ports", &ports)],
         );
     }
-    // Names nginx does not look up again (outside a container, or before nginx 1.27.3).
-    let once = |u: &Upstream| u.is_hostname() && !super::proxy::resolves(c, u);
-    if i.workload.proxies() && i.upstreams.iter().any(once) {
+    if i.workload.proxies() && i.upstreams.iter().any(Upstream::is_hostname) {
         warn("upstream_dns", Some("upstreams"), &[]);
     }
     if i.trusted_proxies == defaults().trusted_proxies {
