@@ -104,8 +104,9 @@ impl Host {
     }
 
     /// The inputs these facts give (the `--input` document's fields), the brotli modules
-    /// only when `used.brotli`, PHP-FPM's version only when `used.php`. The one mapping from facts to inputs: the CLI's detection
-    /// and `nginx-gen fleet` (facts from Ansible) both use it.
+    /// only when `used.brotli`, PHP-FPM's version only when `used.php`. The one mapping from
+    /// facts to inputs: the CLI's detection and `nginx-gen fleet` (facts from Ansible) both
+    /// use it.
     pub fn raw(&self, used: Used) -> RawInputs {
         RawInputs {
             vcpu: self.vcpu.as_ref().map(|(n, _)| (*n).into()),
@@ -352,24 +353,28 @@ pub fn release_of(os: &OsRelease) -> Option<Release> {
 /// The PHP-FPM of the distribution's packages, for a host where none is installed yet (the
 /// script installs it), and what told it.
 pub fn release_php(os: &OsRelease) -> Option<(PhpVersion, String)> {
-    let release = release_of(os)?;
-    let php = release.row()?.php?;
-    Some((php, format!("{} packages", release.row()?.title)))
+    let row = release_of(os)?.row()?;
+    Some((row.php?, format!("{} packages", row.title)))
 }
 
-/// PHP-FPM on this host, and where it was seen.
+/// PHP-FPM on this host, and where it was seen: its program and socket where the layout
+/// that names the version (Debian's) puts them.
 fn php_fpm() -> Option<(PhpVersion, String)> {
+    let program = |php| Path::new("/usr/sbin").join(Layout::Debian.php_fpm_program(php));
     let found: Vec<PhpFound> = names_in("/etc/php")?
         .into_iter()
         .filter(|version| Path::new("/etc/php").join(version).join("fpm").is_dir())
-        .map(|version| PhpFound {
-            installed: Path::new(&format!("/usr/sbin/php-fpm{version}")).exists(),
-            running: Path::new(&format!("/run/php/php{version}-fpm.sock")).exists(),
-            version,
+        .map(|version| {
+            let php = version.parse::<PhpVersion>().ok();
+            PhpFound {
+                installed: php.is_some_and(|php| program(php).exists()),
+                running: php.is_some_and(|php| Path::new(&Layout::Debian.php_socket(php)).exists()),
+                version,
+            }
         })
         .collect();
     let php = choose_php(&found)?;
-    Some((php, format!("/usr/sbin/php-fpm{php}")))
+    Some((php, program(php).display().to_string()))
 }
 
 /// Whether nginx-gen wrote this file: its header names nginx-gen in every language.
