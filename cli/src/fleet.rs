@@ -13,7 +13,7 @@ use std::path::Path;
 use nginx_gen_core::{ByteSize, RawInputs};
 use serde_json::{Map, Value};
 
-use crate::host::{self, Host, LayoutFacts, OsRelease, Used};
+use crate::host::{self, Host, LayoutFacts, OsRelease};
 
 /// One fact the plan reads: its name in the cache, the input it feeds, what it must be.
 #[derive(Debug)]
@@ -61,7 +61,7 @@ pub const FACTS: &[Fact] = &[
     },
     Fact {
         key: "ansible_dns",
-        gives: "resolver, with OCSP stapling: the first of its nameservers (as the CLI reads /etc/resolv.conf)",
+        gives: "resolver, with OCSP stapling or upstream_resolve outside a container: the first of its nameservers (as the CLI reads /etc/resolv.conf)",
     },
     Fact {
         key: "nginx_gen_host",
@@ -230,17 +230,9 @@ pub fn inputs_of(facts: &Map<String, Value>, base: &RawInputs) -> Result<RawInpu
         Some(_) => return Err("invalid nginx_gen_host_inputs: not a mapping".into()),
     };
     let given = workload.over(base.clone());
-    let used = Used {
-        vcpu: given.vcpu.is_none(),
-        ram: given.ram.is_none(),
-        nginx: given.nginx_version.is_none(),
-        openssl: given.openssl_version.is_none(),
-        layout: given.layout.is_none(),
-        // Ansible's facts name no modules; PHP-FPM's version is the distribution's.
-        brotli: false,
-        php: host.php_used(&given),
-    };
-    let detected = host.raw(used);
+    // Ansible's facts name no modules (`host.brotli` is none); PHP-FPM's version is the
+    // distribution's.
+    let detected = host.raw(host.used(&given));
     let raw = given.over(detected);
     // A plan for the built-in size would look like a plan for this host.
     if raw.vcpu.is_none() {
@@ -252,8 +244,8 @@ pub fn inputs_of(facts: &Map<String, Value>, base: &RawInputs) -> Result<RawInpu
         );
     }
     let listen = host::listen_without_ipv6(&raw, ipv6);
-    // As the CLI reads /etc/resolv.conf for OCSP stapling: the first name server.
-    let resolver = (raw.resolver.is_none() && raw.ocsp_stapling == Some(true))
+    // As the CLI reads /etc/resolv.conf: the first name server.
+    let resolver = host::needs_host_resolver(&raw)
         .then(|| {
             facts
                 .get("ansible_dns")
@@ -347,6 +339,7 @@ fn host_of(facts: &Map<String, Value>) -> Result<(Host, bool), String> {
         brotli: None,
         php: os.as_ref().and_then(host::release_php),
         php_guessed: true,
+        container,
     };
     Ok((host, ipv6))
 }

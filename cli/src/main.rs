@@ -18,7 +18,7 @@ use nginx_gen_core::render::{self, Format};
 use nginx_gen_core::{InputErrors, Inputs, Plan, RawInputs, i18n};
 
 use args::{Cli, Command, Generate};
-use nginx_gen::host::{self, Host, Used};
+use nginx_gen::host::{self, Host};
 
 const ERROR: Style = AnsiColor::Red.on_default().bold();
 const NOTE: Style = AnsiColor::Cyan.on_default();
@@ -190,12 +190,12 @@ fn today(given: Option<&str>) -> Result<i64, Failure> {
 }
 
 /// What the site needs to know of this host, for the inputs not given: IPv6 (the default
-/// listens are dual stack) and, for OCSP stapling, the DNS server.
+/// listens are dual stack) and, for OCSP stapling or upstream names, the DNS server.
 fn site_facts(raw: &RawInputs) -> RawInputs {
     RawInputs {
         listen: host::listen_without_ipv6(raw, nginx_gen::host::ipv6()),
         // Only where it is used, so other commands do not name this host's DNS server.
-        resolver: (raw.resolver.is_none() && raw.ocsp_stapling == Some(true))
+        resolver: host::needs_host_resolver(raw)
             .then(nginx_gen::host::resolver)
             .flatten()
             // A link-local server with a zone (fe80::1%eth0) is no address nginx takes.
@@ -209,22 +209,8 @@ fn site_facts(raw: &RawInputs) -> RawInputs {
 /// an existing default server) independently of it. Says on stderr what it used.
 fn detect(given: RawInputs, root: &std::path::Path) -> RawInputs {
     let host = Host::detect();
-    let used = Used {
-        vcpu: given.vcpu.is_none(),
-        ram: given.ram.is_none(),
-        nginx: given.nginx_version.is_none(),
-        openssl: given.openssl_version.is_none(),
-        layout: given.layout.is_none(),
-        // The modules seen belong to the detected package: they say nothing about a
-        // layout given for another one.
-        brotli: given.brotli.is_none()
-            && given.layout.as_deref().is_none_or(|l| {
-                host.layout
-                    .as_ref()
-                    .is_some_and(|(detected, _)| detected.as_str() == l)
-            }),
-        php: host.php_used(&given),
-    };
+    let software = host.runs_the_target(&given);
+    let used = host.used(&given);
     let detected = RawInputs {
         ktls: Some(host::ktls()),
         file_max: host::file_max().map(Into::into),
@@ -237,7 +223,11 @@ fn detect(given: RawInputs, root: &std::path::Path) -> RawInputs {
         line.push_str(", kernel TLS");
     }
     // A site that already is the default server on one of the site's ports.
+    if !software {
+        line.push_str("; not this host's nginx: the files are for a container");
+    }
     if raw.existing_default_server.is_none()
+        && software
         && let Ok(inputs) = Inputs::from_raw(&raw)
     {
         let mut ports: Vec<u16> = inputs.listen.iter().map(|l| l.port).collect();

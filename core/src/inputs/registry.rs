@@ -141,7 +141,8 @@ inputs! {
         note: "only with tls",
         form: Form::at(Section::Tls, 6, Widget::Checkbox),
     }
-    /// DNS server for OCSP stapling; `None` means the host's (detected) or the layout's.
+    /// DNS server for OCSP stapling and `upstream_resolve`; `None` means the host's
+    /// (detected) or the layout's.
     resolver: Option<Resolver> = String {
         flag: Flag::value("resolver", "ADDR"),
         group: Group::Tls,
@@ -152,8 +153,8 @@ inputs! {
         },
         default: Unset("the host's (/etc/resolv.conf), else the layout's: 127.0.0.11 in Docker, 127.0.0.53 elsewhere"),
         detected: true,
-        help: "DNS server nginx asks for the OCSP responder",
-        note: "only used with ocsp_stapling",
+        help: "DNS server nginx asks for the OCSP responder and, with --upstream-resolve, the application's names",
+        note: "only used with ocsp_stapling or upstream_resolve",
         form: Form::at(Section::Tls, 10, Widget::Text),
     }
     /// The kernel offers TLS offload (kTLS): its `tls` module is loaded or built in.
@@ -231,6 +232,17 @@ inputs! {
         default: List(&["127.0.0.1:8080"]),
         help: "Application server, host:port or unix:/path",
         form: Form::at(Section::Workload, 3, Widget::List),
+    }
+    /// Look the application servers' names up again as their DNS answers change (nginx
+    /// ≥ 1.27.3: `server … resolve`), asking `resolver`: a container or service that
+    /// restarts with a new address keeps its requests without a reload. Opt-in: nginx's
+    /// resolver reads neither the hosts file nor search domains.
+    upstream_resolve: bool = bool {
+        flag: Flag::switch("upstream-resolve"),
+        group: Group::Workload,
+        help: "Look the application's names up again as their DNS answers change (containers)",
+        note: "proxy, api, mixed; names DNS answers, in full; nginx 1.27.3 or later",
+        form: Form::at(Section::Advanced, 12, Widget::Checkbox),
     }
     /// Expected peak concurrent client connections; `None` derives it from the machine.
     clients: Option<u32> = Scalar {

@@ -177,6 +177,9 @@ impl Inputs {
                 Msg::of(&texts::ACCEPTED_CACHE_STATUS),
             );
         }
+        if self.upstream_resolve {
+            self.check_resolve(c, versions);
+        }
         if self.tls_cert.is_some() != self.tls_key.is_some() {
             let field = if self.tls_cert.is_some() {
                 "tls_key"
@@ -187,6 +190,37 @@ impl Inputs {
                 field,
                 Msg::of(&texts::CERT_KEY),
                 Msg::of(&texts::ACCEPTED_CERT_KEY),
+            );
+        }
+    }
+
+    /// `upstream_resolve`: a proxied application, named by DNS, on nginx that can.
+    fn check_resolve(&self, c: &mut Checker, versions: Versions) {
+        let field = "upstream_resolve";
+        if !self.workload.proxies() {
+            c.fail(
+                field,
+                Msg::of(&texts::RESOLVE_APP),
+                Msg::of(&texts::ACCEPTED_RESOLVE_APP),
+            );
+        } else if !self.upstreams.iter().any(super::Upstream::is_dns_name) {
+            c.fail(
+                field,
+                Msg::of(&texts::RESOLVE_NAME),
+                Msg::of(&texts::ACCEPTED_RESOLVE_NAME),
+            );
+        }
+        if !versions.has(Feature::UpstreamResolve) {
+            c.fail(
+                field,
+                Msg::with(
+                    &texts::NO_RESOLVE,
+                    vec![("version", value(self.nginx_version))],
+                ),
+                Msg::with(
+                    &texts::ACCEPTED_RESOLVE_NGINX,
+                    vec![("version", value(Feature::UpstreamResolve.since()))],
+                ),
             );
         }
     }
@@ -210,11 +244,16 @@ impl Inputs {
         // the micro-cache needs an application (a proxied one here).
         let workload = match name {
             n if n.starts_with("php_") => Some("php"),
-            "cache" | "cache_status" => Some("proxy"),
+            "cache" | "cache_status" | "upstream_resolve" => Some("proxy"),
             _ => None,
         };
         if let Some(w) = workload {
             raw.set("workload", Some(RawValue::Text(w.into()))).ok()?;
+        }
+        // Looking names up again needs an application by name.
+        if name == "upstream_resolve" {
+            let by_name = RawValue::List(vec!["app:3000".into()]);
+            raw.set("upstreams", Some(by_name)).ok()?;
         }
         Some(raw)
     }
@@ -226,9 +265,12 @@ impl Inputs {
 
     /// The versions that select syntax and features: for `any`, the oldest supported one,
     /// so the output is the form every supported version accepts.
-    /// HTTP/3 asked for raises that oldest version to the first that has it.
+    /// HTTP/3 or `upstream_resolve` asked for raises that oldest version to the first that
+    /// has it.
     pub const fn versions(&self) -> Versions {
-        let oldest = if self.http3 {
+        let oldest = if self.upstream_resolve {
+            Feature::UpstreamResolve.since()
+        } else if self.http3 {
             Feature::Quic.since()
         } else {
             super::limits::NGINX_MIN
@@ -420,6 +462,32 @@ mod tests {
         assert!(err.0[0].accepted.contains("php"), "{}", err.0[0].accepted);
         let err = raw(r#"{"workload": "php", "cache_status": true}"#).unwrap_err();
         assert_eq!(err.0[0].field, "cache_status");
+    }
+
+    #[test]
+    fn upstream_names_looked_up_again_need_a_name_and_nginx_1_27_3() {
+        let ok = raw(r#"{"workload":"mixed","upstreams":["app:3000"],"upstream_resolve":true}"#);
+        assert!(ok.unwrap().upstream_resolve);
+        // Each reason, named on the field, in the order a reader fixes them.
+        for (json, message) in [
+            (
+                r#"{"upstream_resolve":true,"upstreams":["app:3000"]}"#,
+                "looking names up again needs a proxied application",
+            ),
+            (
+                r#"{"workload":"api","upstream_resolve":true,"upstreams":["10.0.0.2:80","unix:/run/a.sock","localhost:80"]}"#,
+                "no application server is given by a name DNS answers: addresses, sockets and localhost need no lookup",
+            ),
+            (
+                r#"{"workload":"proxy","upstream_resolve":true,"upstreams":["app:3000"],"nginx_version":"1.26.3"}"#,
+                "nginx 1.26.3 cannot look upstream names up again",
+            ),
+        ] {
+            let err = raw(json).unwrap_err();
+            assert_eq!(err.0.len(), 1, "{json}");
+            assert_eq!(err.0[0].field, "upstream_resolve");
+            assert_eq!(err.0[0].message, message);
+        }
     }
 
     #[test]

@@ -410,6 +410,13 @@ impl Upstream {
     pub fn is_hostname(&self) -> bool {
         matches!(self, Self::Tcp { host, .. } if !host.starts_with('[') && host.parse::<Ip>().is_err())
     }
+    /// Whether the host is a name a DNS server answers, which nginx can look up again at
+    /// run time: not `localhost`, which the hosts file answers, not DNS.
+    pub fn is_dns_name(&self) -> bool {
+        self.is_hostname()
+            && matches!(self, Self::Tcp { host, .. }
+                if host != "localhost" && !host.ends_with(".localhost"))
+    }
     /// The TCP port, if any.
     pub fn port(&self) -> Option<u16> {
         match self {
@@ -564,6 +571,11 @@ mod tests {
         );
         assert!("unix:/run/app.sock".parse::<Upstream>().unwrap().is_local());
         assert!("10.0.0.5".parse::<Upstream>().is_err());
+        // A name DNS answers; localhost is the hosts file's; addresses and sockets are none.
+        let dns = |s: &str| s.parse::<Upstream>().unwrap().is_dns_name();
+        assert!(dns("app.internal:3000") && dns("app:3000"));
+        assert!(!dns("localhost:3000") && !dns("api.localhost:3000"));
+        assert!(!dns("127.0.0.1:3000") && !dns("[::1]:3000") && !dns("unix:/run/app.sock"));
     }
 }
 

@@ -74,7 +74,7 @@ pub const NGINX_MODULES: &[(&str, &[&str])] = &[
     ),
     (
         "https://nginx.org/en/docs/http/ngx_http_upstream_module.html",
-        &["server", "keepalive"],
+        &["server", "keepalive", "zone"],
     ),
     (
         "https://nginx.org/en/docs/http/ngx_http_v3_module.html",

@@ -72,6 +72,9 @@ pub enum Feature {
     Http2Directive,
     /// `TLSv1` and `TLSv1.1` are out of the default `ssl_protocols`.
     OldTlsOffByDefault,
+    /// `server … resolve` in an upstream block (with a `zone` and a `resolver` there): names
+    /// looked up again as their DNS answers expire (before, in nginx Plus only).
+    UpstreamResolve,
     /// Upstream keepalive on by default, `proxy_http_version` 1.1 by default and no
     /// `Connection: close` sent upstream.
     UpstreamKeepaliveByDefault,
@@ -165,6 +168,12 @@ pub const GATES: &[Gate] = &[
         source: "nginx CHANGES 1.27.3",
     },
     Gate {
+        feature: Feature::UpstreamResolve,
+        software: Software::Nginx,
+        since: v(1, 27, 3),
+        source: "nginx CHANGES 1.27.3",
+    },
+    Gate {
         feature: Feature::UpstreamKeepaliveByDefault,
         software: Software::Nginx,
         since: v(1, 29, 7),
@@ -220,6 +229,7 @@ impl Feature {
             Self::Quic => "Quic",
             Self::Http2Directive => "Http2Directive",
             Self::OldTlsOffByDefault => "OldTlsOffByDefault",
+            Self::UpstreamResolve => "UpstreamResolve",
             Self::UpstreamKeepaliveByDefault => "UpstreamKeepaliveByDefault",
             Self::PostQuantumKex => "PostQuantumKex",
             Self::KtlsSendfile => "KtlsSendfile",

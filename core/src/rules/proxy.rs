@@ -1,7 +1,7 @@
 //! Proxying to the application: the upstream block and the proxied location.
 
 use super::{Ctx, Decide, Out, Rule, Text};
-use crate::inputs::Workload;
+use crate::inputs::{Upstream, Workload};
 use crate::plan::{LocationRole, Scope, TableRole};
 use crate::policy::Feature;
 use crate::size::ByteSize;
@@ -28,14 +28,75 @@ pub(super) fn size(s: ByteSize) -> String {
     s.nginx().unwrap_or_else(|| s.as_u64().to_string())
 }
 
+/// nginx looks this application server's name up again as its DNS answer expires: asked
+/// for (`upstream_resolve`, which needs nginx 1.27.3) and a name a DNS server answers
+/// (`localhost` is the hosts file's, which nginx's resolver does not read).
+pub(super) fn resolves(c: &Ctx, upstream: &Upstream) -> bool {
+    c.i.upstream_resolve && proxies(c) && upstream.is_dns_name()
+}
+
+/// Some application server is looked up again ([`resolves`]).
+fn any_resolves(c: &Ctx) -> bool {
+    c.i.upstreams.iter().any(|u| resolves(c, u))
+}
+
+pub(super) static UPSTREAM_ZONE: Rule = Rule {
+    name: "zone",
+    texts: &[Text::new(
+        "upstream.zone",
+        "Looking names up again keeps the servers' addresses in memory all workers share; 1 MiB holds hundreds and is above nginx's smallest zone, eight pages, on every page size (64 KiB pages: 512 KiB).",
+    )
+    .inputs(&["upstream_resolve", "upstreams"])],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        if any_resolves(c) {
+            out.set(Scope::Upstream, &["app", "1m"], &UPSTREAM_ZONE.texts[0]);
+        }
+    }),
+};
+
 pub(super) static UPSTREAM_SERVER: Rule = Rule {
     name: "server",
-    texts: &[Text::new("upstream.server", "An application server.").inputs(&["upstreams"])],
+    texts: &[
+        Text::new("upstream.server", "An application server.").inputs(&["upstreams"]),
+        Text::new(
+            "upstream.server.resolve",
+            "An application server by name, looked up again as its DNS answer expires (resolve, since nginx {UpstreamResolve}): a container or service that restarts with a new address gets requests without a reload, and nginx starts before the name resolves (502 until it does), where it used to refuse to start.",
+        )
+        .inputs(&["upstreams", "upstream_resolve"]),
+    ],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
         if proxies(c) {
             for upstream in &c.i.upstreams {
-                out.set_value(Scope::Upstream, upstream, &UPSTREAM_SERVER.texts[0], None);
+                if resolves(c, upstream) {
+                    let args = vec![upstream.to_string().into(), "resolve".into()];
+                    out.set_args(Scope::Upstream, args, &UPSTREAM_SERVER.texts[1], None);
+                } else {
+                    out.set_value(Scope::Upstream, upstream, &UPSTREAM_SERVER.texts[0], None);
+                }
             }
+        }
+    }),
+};
+
+pub(super) static UPSTREAM_RESOLVER: Rule = Rule {
+    name: "resolver",
+    texts: &[
+        Text::new(
+            "upstream.resolver",
+            "The DNS server asked for the application's names, every 10 s at most whatever TTL it gives (Docker's embedded DNS gives 600 s), so a new address reaches nginx within seconds. nginx's resolver reads neither the hosts file nor search domains: names are given in full.",
+        )
+        .inputs(&["upstream_resolve", "resolver"]),
+        Text::new(
+            "upstream.resolver.layout",
+            "The layout's DNS server (Docker's embedded one in a container, else systemd-resolved's stub), asked for the application's names every 10 s at most whatever TTL it gives (Docker's gives 600 s), so a new address reaches nginx within seconds; pass --resolver if this host uses another (Podman's is its network's gateway).",
+        )
+        .inputs(&["upstream_resolve", "layout"]),
+    ],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        if any_resolves(c) {
+            let (server, given) = super::tls::resolver(c);
+            let text = &UPSTREAM_RESOLVER.texts[usize::from(!given)];
+            out.set_args(Scope::Upstream, vec![server, "valid=10s".into()], text, None);
         }
     }),
 };
@@ -318,6 +379,51 @@ mod tests {
             "1.2 × 4000 clients / 4 workers × 5% in flight, rounded up to 8 = 64"
         );
         assert!(values(&plan("{}"), "server").is_empty());
+    }
+
+    #[test]
+    fn names_are_looked_up_again_when_asked() {
+        let resolve = |upstreams: &str, more: &str| {
+            plan(&format!(
+                r#"{{"workload":"proxy","upstream_resolve":true,"upstreams":{upstreams}{more}}}"#
+            ))
+        };
+        let p = resolve(r#"["app:3000","10.0.0.2:3000","localhost:3001"]"#, "");
+        // The name only: an address needs no lookup, localhost is the hosts file's.
+        assert_eq!(
+            values(&p, "server"),
+            ["app:3000 resolve", "10.0.0.2:3000", "localhost:3001"]
+        );
+        // 1 MiB: at least eight pages of 64 KiB, nginx's smallest zone on such kernels.
+        assert_eq!(value(&p, "zone").as_deref(), Some("app 1m"));
+        assert_eq!(
+            value(&p, "resolver").as_deref(),
+            Some("127.0.0.53 valid=10s")
+        );
+        // `any` becomes the first nginx that can.
+        assert_eq!(p.inputs.versions().nginx.to_string(), "1.27.3");
+        // localhost is still looked up once: the warning stays for it.
+        assert!(p.warnings.iter().any(|w| w.id == "upstream_dns"));
+        let docker = resolve(r#"["app:3000"]"#, r#","layout":"docker""#);
+        assert_eq!(
+            value(&docker, "resolver").as_deref(),
+            Some("127.0.0.11 valid=10s")
+        );
+        assert!(!docker.warnings.iter().any(|w| w.id == "upstream_dns"));
+        let given = resolve(
+            r#"["app.svc.cluster.local:80"]"#,
+            r#","resolver":"10.96.0.10""#,
+        );
+        assert_eq!(
+            value(&given, "resolver").as_deref(),
+            Some("10.96.0.10 valid=10s")
+        );
+        // Not asked: resolved once, as nginx always did, with the warning.
+        let once = plan(r#"{"workload":"proxy","upstreams":["app:3000"],"layout":"docker"}"#);
+        assert_eq!(values(&once, "server"), ["app:3000"]);
+        assert_eq!(value(&once, "zone"), None);
+        assert_eq!(value(&once, "resolver"), None);
+        assert!(once.warnings.iter().any(|w| w.id == "upstream_dns"));
     }
 
     #[test]

@@ -35,7 +35,7 @@ pub(crate) fn grid() -> Vec<Plan> {
                     for (vcpu, ram, clients) in sizes {
                         for (lb, brotli, upstream, files, response, name) in [
                             (false, true, "127.0.0.1:3000", 100, "32K", "example.com"),
-                            (true, false, "10.0.0.2:8080", 1_000_000, "4M", LONG_NAME),
+                            (true, false, "app.internal:8080", 1_000_000, "4M", LONG_NAME),
                         ] {
                             let raw = RawInputs {
                                 vcpu: Some(vcpu.into()),
@@ -82,6 +82,12 @@ pub(crate) fn grid() -> Vec<Plan> {
                                 // protocol where no other source names the client.
                                 cdn: (layout == "rhel").then(|| "cloudflare".into()),
                                 proxy_protocol: Some(layout == "docker" && !lb && !http3),
+                                // The name looked up again (the resolver given on RHEL).
+                                upstream_resolve: Some(
+                                    lb && nginx == "1.30.0"
+                                        && workload != "static"
+                                        && workload != "php",
+                                ),
                                 rate_limit: Some(layout != "debian"),
                                 limit_paths: (layout == "rhel")
                                     .then(|| vec!["/login".into(), "/api/".into()]),

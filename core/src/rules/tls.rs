@@ -442,13 +442,19 @@ pub(super) static RESOLVER: Rule = Rule {
         if !stapling(c) {
             return;
         }
-        let (server, text) = match c.i.resolver {
-            Some(r) => (Cow::Owned(r.to_string()), &RESOLVER.texts[0]),
-            None => (Cow::Borrowed(c.i.layout.resolver()), &RESOLVER.texts[1]),
-        };
+        let (server, given) = resolver(c);
+        let text = &RESOLVER.texts[usize::from(!given)];
         out.set_args(SITE_TLS, vec![server, "valid=300s".into()], text, None);
     }),
 };
+
+/// The DNS server nginx asks, and whether it was given (else the layout's usual one).
+pub(super) fn resolver(c: &Ctx) -> (Cow<'static, str>, bool) {
+    match c.i.resolver {
+        Some(r) => (Cow::Owned(r.to_string()), true),
+        None => (Cow::Borrowed(c.i.layout.resolver()), false),
+    }
+}
 
 #[cfg(test)]
 mod tests {

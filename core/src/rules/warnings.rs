@@ -47,7 +47,7 @@ pub(crate) static TEXTS: &[Text] = &[
     ),
     Text::new(
         "upstream_dns",
-        "Upstream host names are resolved once, when nginx starts; reload nginx when their addresses change.",
+        "Upstream host names are resolved once, when nginx starts; reload nginx when their addresses change, or have them looked up again with --upstream-resolve (nginx 1.27.3 or later).",
     ),
     Text::new(
         "trusted_proxies",
@@ -252,7 +252,9 @@ pub(crate) fn warnings(c: &Ctx) -> Vec<Warning> {
             &[("ports", &ports)],
         );
     }
-    if i.workload.proxies() && i.upstreams.iter().any(Upstream::is_hostname) {
+    // Names nginx looks up once, at start-up (not asked to again, or localhost).
+    let once = |u: &Upstream| u.is_hostname() && !super::proxy::resolves(c, u);
+    if i.workload.proxies() && i.upstreams.iter().any(once) {
         warn("upstream_dns", Some("upstreams"), &[]);
     }
     if i.trusted_proxies == defaults().trusted_proxies {

@@ -1598,6 +1598,7 @@ pub fn all() -> Vec<Behaviour> {
     .chain(crate::php::all())
     .chain(crate::phpcache::all())
     .chain(crate::clientaddr::all())
+    .chain(crate::dns::all())
     .collect()
 }
 
@@ -1622,8 +1623,8 @@ mod tests {
         assert_eq!(names.len(), all.len());
         assert_eq!(
             all.len(),
-            59,
-            "the 22 behaviours of issue 11, 21 of issue 14, 15 of issue 12 and one since"
+            60,
+            "the 22 behaviours of issue 11, 21 of issue 14, 15 of issue 12 and two since"
         );
     }
 

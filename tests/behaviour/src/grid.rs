@@ -5,6 +5,8 @@ use std::process::Command;
 
 /// The port the test's app listens on; every tree is generated with `--upstream` to it.
 pub const APP_ADDR: &str = "127.0.0.1:3000";
+/// Its port.
+pub const APP_PORT: u16 = 3000;
 /// The load balancer's address in the behind-LB trees (`curl --interface`).
 pub const LB_ADDR: &str = "127.0.0.2";
 /// An address of the namespace that is not loopback (TEST-NET-1, on `lo`): the status
@@ -50,6 +52,9 @@ pub enum Special {
     /// must run on too: only the TLS behaviours run on it (the client picks the suite
     /// there, since nginx before 1.19.4 cannot order TLS 1.3's).
     OldNginx,
+    /// The application by name, looked up again (`--upstream-resolve`, `crate::dns`): only
+    /// on nginx 1.27.3 and later, which can; only its own behaviour runs on it.
+    UpstreamResolve,
 }
 
 /// One generated tree: its inputs and what the behaviours need to know about them.
@@ -166,6 +171,12 @@ impl Tree {
         }
         // Everything is given: the tree is for the nginx under test, not for this host
         // (whose Debian brotli modules and default site belong to another nginx).
+        let by_name = format!("{}:{APP_PORT}", crate::dns::NAME);
+        let upstream = if self.special == Special::UpstreamResolve {
+            &by_name
+        } else {
+            APP_ADDR
+        };
         push(
             &mut a,
             &[
@@ -173,7 +184,7 @@ impl Tree {
                 "--workload",
                 self.workload,
                 "--upstream",
-                APP_ADDR,
+                upstream,
             ],
         );
         push(&mut a, &["--layout", self.layout]);
@@ -219,6 +230,7 @@ impl Tree {
     pub fn runs(&self, behaviour: &str) -> bool {
         match self.special {
             Special::OldNginx => behaviour.starts_with("tls_"),
+            Special::UpstreamResolve => behaviour == "upstream_name_followed",
             Special::Cache => behaviour.starts_with("cache_"),
             Special::PhpCache => {
                 behaviour.starts_with("php_cache_") || behaviour == "php_config_valid"
@@ -229,7 +241,11 @@ impl Tree {
 
     /// Whether the tree runs on this nginx at all.
     pub fn runs_on(&self, nginx: &Nginx) -> bool {
-        self.special != Special::Readme || nginx.debian
+        match self.special {
+            Special::Readme => nginx.debian,
+            Special::UpstreamResolve => at_least(&nginx.version, (1, 27, 3)),
+            _ => true,
+        }
     }
 }
 
@@ -377,6 +393,7 @@ pub fn trees() -> Vec<Tree> {
             .special(Special::Readme),
     );
     t.extend(crate::clientaddr::trees());
+    t.extend(crate::dns::trees());
     t
 }
 

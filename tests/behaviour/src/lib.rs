@@ -19,6 +19,7 @@ pub mod behaviours;
 pub mod cache;
 pub mod client;
 pub mod clientaddr;
+pub mod dns;
 pub mod grid;
 pub mod logs;
 pub mod php;

