@@ -245,7 +245,7 @@ pub fn inputs_of(facts: &Map<String, Value>, base: &RawInputs) -> Result<RawInpu
     }
     let listen = host::listen_without_ipv6(&raw, ipv6);
     // As the CLI reads /etc/resolv.conf: the first name server.
-    let resolver = host::needs_host_resolver(&raw)
+    let resolver = host::needs_host_resolver(&raw, host.container)
         .then(|| {
             facts
                 .get("ansible_dns")

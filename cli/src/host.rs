@@ -81,8 +81,7 @@ impl Host {
             .ok()
             .map(|t| parse_os_release(&t));
         let facts = LayoutFacts {
-            container: Path::new("/.dockerenv").exists()
-                || Path::new("/run/.containerenv").exists(),
+            container: in_container(),
             sites_enabled: Path::new("/etc/nginx/sites-enabled").is_dir(),
             nginx_org_default: Path::new("/etc/nginx/conf.d/default.conf").is_file(),
             nginx_org_build: version_output.as_deref().is_some_and(|t| {
@@ -106,17 +105,29 @@ impl Host {
         }
     }
 
-    /// The inputs these facts give (the `--input` document's fields), the brotli modules
-    /// only when `used.brotli`, PHP-FPM's version only when `used.php`. The one mapping from
-    /// facts to inputs: the CLI's detection and `nginx-gen fleet` (facts from Ansible) both
-    /// use it.
+    /// The inputs these facts give (the `--input` document's fields), each only where
+    /// `used` says so: a fact left out leaves its input to the release's default or the
+    /// built-in one. The one mapping from facts to inputs: the CLI's detection and
+    /// `nginx-gen fleet` (facts from Ansible) both use it.
     pub fn raw(&self, used: Used) -> RawInputs {
         RawInputs {
-            vcpu: self.vcpu.as_ref().map(|(n, _)| (*n).into()),
-            ram: self.ram.as_ref().map(|(s, _)| s.to_string()),
-            nginx_version: self.nginx.map(|v| v.to_string()),
-            openssl_version: self.openssl.map(|v| v.to_string()),
-            layout: self.layout.as_ref().map(|(l, _)| l.to_string()),
+            vcpu: self
+                .vcpu
+                .as_ref()
+                .filter(|_| used.vcpu)
+                .map(|(n, _)| (*n).into()),
+            ram: self
+                .ram
+                .as_ref()
+                .filter(|_| used.ram)
+                .map(|(s, _)| s.to_string()),
+            nginx_version: self.nginx.filter(|_| used.nginx).map(|v| v.to_string()),
+            openssl_version: self.openssl.filter(|_| used.openssl).map(|v| v.to_string()),
+            layout: self
+                .layout
+                .as_ref()
+                .filter(|_| used.layout)
+                .map(|(l, _)| l.to_string()),
             brotli: self
                 .brotli
                 .as_ref()
@@ -691,16 +702,23 @@ pub fn resolver() -> Option<String> {
     parse_resolv_conf(&fs::read_to_string("/etc/resolv.conf").ok()?)
 }
 
-/// Whether the plan needs this host's DNS server: nginx asks one (OCSP stapling, or the
-/// application's names looked up again) and none is given. A container (the Docker
-/// layout) asks its engine's DNS, not its host's: the layout's own default is right there.
-pub fn needs_host_resolver(raw: &RawInputs) -> bool {
+/// Whether this machine is a container (`/.dockerenv`, Podman's `/run/.containerenv`).
+pub fn in_container() -> bool {
+    Path::new("/.dockerenv").exists() || Path::new("/run/.containerenv").exists()
+}
+
+/// Whether the plan needs the DNS server of the machine the files are made on: nginx asks
+/// one (OCSP stapling, or the application's names looked up again) and none is given.
+/// Files for a container (the Docker layout) made on its host (`made_in_container` false)
+/// do not: the container asks its engine's DNS, and the layout's default is that one.
+/// Inside the container its own `/etc/resolv.conf` is the engine's.
+pub fn needs_host_resolver(raw: &RawInputs, made_in_container: bool) -> bool {
     let asks = raw.ocsp_stapling == Some(true) || raw.upstream_resolve == Some(true);
     let layout = Inputs::from_raw(raw).map_or_else(
         |_| raw.layout.as_deref().and_then(|l| l.parse().ok()),
         |i| Some(i.layout),
     );
-    asks && raw.resolver.is_none() && layout != Some(Layout::Docker)
+    asks && raw.resolver.is_none() && (made_in_container || layout != Some(Layout::Docker))
 }
 
 /// `fs.file-max` as the input takes it: values above `u32::MAX` (systemd sets
@@ -1099,6 +1117,16 @@ mod tests {
             assert!(there.vcpu && there.ram, "{target}");
             assert!(!(there.nginx || there.openssl || there.layout || there.brotli || there.php));
         }
+        // What the plan then gets: the release's nginx and layout, the host's size.
+        let given = RawInputs::from_json(r#"{"release":"docker-mainline","workload":"proxy","upstreams":["app:3000"],"upstream_resolve":true}"#).unwrap();
+        let host = Host {
+            vcpu: Some((2, "nproc".into())),
+            ..host
+        };
+        let inputs = Inputs::from_raw(&given.clone().over(host.raw(host.used(&given)))).unwrap();
+        assert_eq!(inputs.vcpu, 2);
+        assert_eq!(inputs.layout, Layout::Docker);
+        assert_eq!(inputs.nginx_version.to_string(), "1.31.0");
         // Inside the container, its own nginx is the target's.
         let inside = Host {
             container: true,
@@ -1109,7 +1137,7 @@ mod tests {
 
     #[test]
     fn the_hosts_resolver_only_where_nginx_asks_and_not_in_a_container() {
-        let needs = |json: &str| needs_host_resolver(&RawInputs::from_json(json).unwrap());
+        let needs = |json: &str| needs_host_resolver(&RawInputs::from_json(json).unwrap(), false);
         let names = r#""workload":"proxy","upstreams":["app:3000"],"upstream_resolve":true"#;
         assert!(needs(&format!("{{{names}}}")));
         assert!(needs(r#"{"tls":true,"ocsp_stapling":true}"#));
@@ -1122,5 +1150,9 @@ mod tests {
         )));
         // Invalid inputs: the layout as given.
         assert!(!needs(r#"{"ocsp_stapling":true,"layout":"docker"}"#));
+        // Inside the container its resolv.conf is the engine's (Podman's, the default
+        // bridge's): read it.
+        let inside = RawInputs::from_json(&format!(r#"{{{names},"layout":"docker"}}"#)).unwrap();
+        assert!(needs_host_resolver(&inside, true));
     }
 }

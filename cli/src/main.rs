@@ -195,7 +195,7 @@ fn site_facts(raw: &RawInputs) -> RawInputs {
     RawInputs {
         listen: host::listen_without_ipv6(raw, nginx_gen::host::ipv6()),
         // Only where it is used, so other commands do not name this host's DNS server.
-        resolver: host::needs_host_resolver(raw)
+        resolver: host::needs_host_resolver(raw, host::in_container())
             .then(nginx_gen::host::resolver)
             .flatten()
             // A link-local server with a zone (fe80::1%eth0) is no address nginx takes.
@@ -206,7 +206,8 @@ fn site_facts(raw: &RawInputs) -> RawInputs {
 
 /// Fills in from the host every fact the command line and `--input` leave out: the
 /// machine's size, and the software (nginx and OpenSSL versions, layout, brotli modules,
-/// an existing default server) independently of it. Says on stderr what it used.
+/// an existing default server) independently of it, unless the files are for a container
+/// made on its host. Says on stderr what it used.
 fn detect(given: RawInputs, root: &std::path::Path) -> RawInputs {
     let host = Host::detect();
     let software = host.runs_the_target(&given);
@@ -222,10 +223,10 @@ fn detect(given: RawInputs, root: &std::path::Path) -> RawInputs {
     if raw.ktls == Some(true) && !ktls_given {
         line.push_str(", kernel TLS");
     }
-    // A site that already is the default server on one of the site's ports.
     if !software {
-        line.push_str("; not this host's nginx: the files are for a container");
+        line.push_str("; not this host's nginx, layout, modules or sites: the files are for a container (the image's)");
     }
+    // A site that already is the default server on one of the site's ports.
     if raw.existing_default_server.is_none()
         && software
         && let Ok(inputs) = Inputs::from_raw(&raw)

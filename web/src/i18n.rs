@@ -143,7 +143,7 @@ texts! {
     LabelBootstrap => "Bootstrap (no certificate yet)",
     HintBootstrap => "Serve HTTP only, with the ACME location, until certbot has the certificate.",
     LabelResolver => "DNS server",
-    HintResolver => "For OCSP stapling; empty means the layout's (127.0.0.11 in Docker).",
+    HintResolver => "For OCSP stapling and application names looked up again: this host's DNS server (the first nameserver of /etc/resolv.conf); empty means the layout's (127.0.0.11 in Docker, else 127.0.0.53).",
     LabelKtls => "Kernel TLS (kTLS)",
     HintKtls => "The server's kernel has the tls module (lsmod | grep tls): nginx then sends files over TLS with sendfile.",
     LabelUpstreamResolve => "Look application names up again",

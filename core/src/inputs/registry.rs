@@ -151,7 +151,7 @@ inputs! {
             accepted: "an IP address such as 127.0.0.53 or ::1",
             example: "192.0.2.53",
         },
-        default: Unset("the host's (/etc/resolv.conf), else the layout's: 127.0.0.11 in Docker, 127.0.0.53 elsewhere"),
+        default: Unset("the host's (/etc/resolv.conf; not for a container's files made on its host), else the layout's: 127.0.0.11 in Docker, 127.0.0.53 elsewhere"),
         detected: true,
         help: "DNS server nginx asks for the OCSP responder and, with --upstream-resolve, the application's names",
         note: "only used with ocsp_stapling or upstream_resolve",

@@ -98,6 +98,11 @@ pub const NGINX_DEFAULTS: &[StockDefault] = &[
         since: ANY,
     },
     StockDefault {
+        directive: "upstream keepalive_timeout",
+        value: "60s",
+        since: v(1, 15, 3),
+    },
+    StockDefault {
         directive: "http2_idle_timeout",
         value: "3m",
         since: ANY,
@@ -381,7 +386,9 @@ static KNOWN: LazyLock<Vec<(&'static str, Known)>> = LazyLock::new(|| {
     }
     for &(page, names) in NGINX_MODULES {
         for &name in names {
-            entry(&mut known, name).doc = Some(format!("{page}#{name}").into());
+            // `upstream resolver`: the upstream module's own `resolver`.
+            let anchor = name.rsplit(' ').next().unwrap_or(name);
+            entry(&mut known, name).doc = Some(format!("{page}#{anchor}").into());
         }
     }
     known

@@ -74,7 +74,13 @@ pub const NGINX_MODULES: &[(&str, &[&str])] = &[
     ),
     (
         "https://nginx.org/en/docs/http/ngx_http_upstream_module.html",
-        &["server", "keepalive", "zone"],
+        &[
+            "server",
+            "keepalive",
+            "zone",
+            "upstream keepalive_timeout",
+            "upstream resolver",
+        ],
     ),
     (
         "https://nginx.org/en/docs/http/ngx_http_v3_module.html",

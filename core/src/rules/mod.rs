@@ -304,9 +304,26 @@ impl Out<'_> {
     }
 }
 
+/// Rules of the upstream block whose directive shares its name with another module's (the
+/// http core's `keepalive_timeout` and `resolver`): their stock defaults and documentation
+/// are the upstream module's, looked up as `upstream NAME`.
+static UPSTREAM_NAMESAKES: &[&Rule] = &[
+    &proxy::UPSTREAM_KEEPALIVE_TIMEOUT,
+    &proxy::UPSTREAM_RESOLVER,
+];
+
+/// The name a rule's stock default and documentation link are looked up by.
+pub(crate) fn lookup_name(rule: &'static Rule) -> Cow<'static, str> {
+    if UPSTREAM_NAMESAKES.iter().any(|r| std::ptr::eq(*r, rule)) {
+        Cow::Owned(format!("upstream {}", rule.name))
+    } else {
+        Cow::Borrowed(rule.name)
+    }
+}
+
 /// Each rule's stock defaults and documentation link, by its index in [`RULES`].
 static LOOKUPS: std::sync::LazyLock<Vec<Lookup>> =
-    std::sync::LazyLock::new(|| RULES.iter().map(|r| Lookup::of(r.name)).collect());
+    std::sync::LazyLock::new(|| RULES.iter().map(|r| Lookup::of(&lookup_name(r))).collect());
 
 /// Each rule's reason texts with their version placeholders filled, by rule index and text
 /// index: the gates are constants, so each text is filled once, not at every plan.
@@ -409,6 +426,7 @@ pub static RULES: &[&Rule] = &[
     &proxy::UPSTREAM_SERVER,
     &proxy::UPSTREAM_RESOLVER,
     &proxy::KEEPALIVE,
+    &proxy::UPSTREAM_KEEPALIVE_TIMEOUT,
     &listen::LISTEN_CATCH_ALL,
     &listen::RETURN_CATCH_ALL,
     &listen::LISTEN_CATCH_ALL_TLS,

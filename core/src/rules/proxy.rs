@@ -115,6 +115,28 @@ pub(super) static KEEPALIVE: Rule = Rule {
     }),
 };
 
+/// How long a pooled connection to the application may idle: below the shortest idle
+/// timeout of application servers in common use (gunicorn's 2 s).
+const UPSTREAM_IDLE: &str = "1s";
+
+pub(super) static UPSTREAM_KEEPALIVE_TIMEOUT: Rule = Rule {
+    name: "keepalive_timeout",
+    texts: &[Text::new(
+        "upstream.keepalive_timeout",
+        "A pooled connection to the application is closed after 1 s idle, before the application closes it: application servers close idle connections on their own timer (gunicorn after 2 s, Node.js and uvicorn after 5 s), and a request nginx sends on one as it closes is lost; nginx retries a GET, a POST gets 502. nginx's default keeps them 60 s. Under load they never idle that long; otherwise a new connection costs one local handshake.",
+    )
+    .inputs(&["workload"])],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        if c.t.upstream_keepalive.is_some() {
+            out.set(
+                Scope::Upstream,
+                &[UPSTREAM_IDLE],
+                &UPSTREAM_KEEPALIVE_TIMEOUT.texts[0],
+            );
+        }
+    }),
+};
+
 pub(super) static PROXY_PASS: Rule = Rule {
     name: "proxy_pass",
     texts: &[Text::new(
@@ -366,6 +388,7 @@ pub(super) static PROXY_CONNECT_TIMEOUT: Rule = Rule {
 
 #[cfg(test)]
 mod tests {
+    use super::UPSTREAM_IDLE;
     use crate::plan::{LocationRole, Scope, ServerRole, TableRole};
     use crate::rules::testing::{formula, plan, value, values, values_in};
 
@@ -435,6 +458,23 @@ mod tests {
         assert!(formula(&big, "keepalive").starts_with("min("));
         let mixed = plan(r#"{"workload":"mixed","vcpu":16,"ram":"32G"}"#);
         assert!(formula(&mixed, "keepalive").contains("× 0.5 proxied"));
+    }
+
+    #[test]
+    fn pooled_connections_close_before_the_application_does() {
+        for workload in ["proxy", "api", "mixed"] {
+            let p = plan(&format!(r#"{{"workload":"{workload}"}}"#));
+            assert_eq!(
+                values_in(&p, Scope::Upstream, "keepalive_timeout"),
+                [UPSTREAM_IDLE],
+                "{workload}"
+            );
+        }
+        // No pool, no timeout: files and PHP-FPM.
+        for workload in ["static", "php"] {
+            let p = plan(&format!(r#"{{"workload":"{workload}"}}"#));
+            assert!(values_in(&p, Scope::Upstream, "keepalive_timeout").is_empty());
+        }
     }
 
     #[test]

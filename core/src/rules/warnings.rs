@@ -50,6 +50,10 @@ pub(crate) static TEXTS: &[Text] = &[
         "Upstream host names are resolved once, when nginx starts; reload nginx when their addresses change, or have them looked up again with --upstream-resolve (nginx 1.27.3 or later).",
     ),
     Text::new(
+        "resolver_guessed",
+        "The application's names are asked of {resolver}, systemd-resolved's local stub, which Debian 12 and RHEL 9 do not run by default: pass --resolver with this host's DNS server (the first nameserver of /etc/resolv.conf; the CLI reads it), or nginx answers 502 until one answers.",
+    ),
+    Text::new(
         "trusted_proxies",
         "X-Forwarded-For is trusted from every private network; narrow --trusted-proxy to your load balancers' addresses.",
     ),
@@ -257,6 +261,18 @@ pub(crate) fn warnings(c: &Ctx) -> Vec<Warning> {
     if i.workload.proxies() && i.upstreams.iter().any(once) {
         warn("upstream_dns", Some("upstreams"), &[]);
     }
+    // The names looked up again, of a DNS server guessed from the layout (outside a
+    // container, where Docker's is certain).
+    if i.resolver.is_none()
+        && i.layout != crate::inputs::Layout::Docker
+        && i.upstreams.iter().any(|u| super::proxy::resolves(c, u))
+    {
+        warn(
+            "resolver_guessed",
+            Some("resolver"),
+            &[("resolver", i.layout.resolver())],
+        );
+    }
     if i.trusted_proxies == defaults().trusted_proxies {
         if i.behind_lb {
             warn("trusted_proxies", Some("trusted_proxies"), &[]);
@@ -456,6 +472,12 @@ mod tests {
             ["upstream_dns"]
         );
         assert_eq!(ids(r#"{"behind_lb":true}"#), ["trusted_proxies"]);
+        let resolve = r#""workload":"proxy","upstreams":["app:3000"],"upstream_resolve":true"#;
+        assert_eq!(ids(&format!("{{{resolve}}}")), ["resolver_guessed"]);
+        for given in [r#""resolver":"10.0.0.2""#, r#""layout":"docker""#] {
+            let ids = ids(&format!("{{{resolve},{given}}}"));
+            assert!(!ids.contains(&"resolver_guessed"), "{given}: {ids:?}");
+        }
         assert_eq!(ids(r#"{"proxy_protocol":true}"#), ["trusted_proxies_pp"]);
         assert_eq!(ids(r#"{"layout":"docker","brotli":false}"#), ["docker"]);
         assert_eq!(

@@ -6,6 +6,9 @@
 //! - `/slow…`: the same echo after [`SLOW`];
 //! - `/stream`: five chunks 200 ms apart, `X-Accel-Buffering: no`;
 //! - `/ws` with `Upgrade: websocket`: a WebSocket echo (tungstenite);
+//! - `/idle…` on a connection idle for [`IDLE_TIMEOUT`] or longer: no answer, the connection
+//!   closed, as an application server closes an idle connection while a request for it is
+//!   on its way (the other paths are answered after any pause, as before);
 //!
 //! It counts the TCP connections it accepted, the requests it answered, the requests that
 //! carried `Connection: close`, and keeps every path it saw, so a behaviour can tell what
@@ -16,7 +19,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The header every answer of the app carries.
 pub const APP_HEADER: &str = "x-behaviour-app";
@@ -31,8 +34,15 @@ pub struct Stats {
     accepted: AtomicUsize,
     requests: AtomicUsize,
     close_requested: AtomicUsize,
+    /// `/idle…` requests that arrived after [`IDLE_TIMEOUT`] and were not answered.
+    lost: AtomicUsize,
     paths: Mutex<Vec<String>>,
 }
+
+/// The idle timeout of application servers, the shortest in common use (gunicorn's
+/// `keepalive`, 2 s; Node.js and uvicorn close after 5 s): a request for `/idle…` that
+/// arrives on a connection idle this long is lost.
+pub const IDLE_TIMEOUT: Duration = Duration::from_secs(2);
 
 /// How long a request for a path starting with `/slow` waits before its answer.
 pub const SLOW: Duration = Duration::from_millis(600);
@@ -85,7 +95,13 @@ impl App {
         self.stats.accepted.store(0, Ordering::SeqCst);
         self.stats.requests.store(0, Ordering::SeqCst);
         self.stats.close_requested.store(0, Ordering::SeqCst);
+        self.stats.lost.store(0, Ordering::SeqCst);
         self.stats.paths.lock().expect("no poisoned lock").clear();
+    }
+
+    /// `/idle…` requests lost: they came on a connection idle [`IDLE_TIMEOUT`] or longer.
+    pub fn lost(&self) -> usize {
+        self.stats.lost.load(Ordering::SeqCst)
     }
 
     /// TCP connections accepted.
@@ -227,7 +243,12 @@ fn serve(stream: TcpStream, stats: &Stats) -> std::io::Result<()> {
     stream.set_nodelay(true)?;
     let mut writer = stream.try_clone()?;
     let mut reader = BufReader::new(stream);
+    let mut idle_since = Instant::now();
     while let Some(head) = read_head(&mut reader)? {
+        if head.path.starts_with("/idle") && idle_since.elapsed() >= IDLE_TIMEOUT {
+            stats.lost.fetch_add(1, Ordering::SeqCst);
+            return Ok(());
+        }
         stats.requests.fetch_add(1, Ordering::SeqCst);
         stats
             .paths
@@ -279,6 +300,7 @@ fn serve(stream: TcpStream, stats: &Stats) -> std::io::Result<()> {
         if close {
             break;
         }
+        idle_since = Instant::now();
     }
     Ok(())
 }
@@ -422,6 +444,28 @@ mod tests {
             (0, 0, 0)
         );
         assert!(!app.saw("/p2"));
+    }
+
+    #[test]
+    fn loses_an_idle_request_after_its_timeout() {
+        let app = App::start("127.0.0.1:0").unwrap();
+        let mut s = TcpStream::connect(app.addr).unwrap();
+        let mut r = BufReader::new(s.try_clone().unwrap());
+        let mut ask = |path: &str| {
+            write!(s, "GET {path} HTTP/1.1\r\nHost: h\r\n\r\n").unwrap();
+            let head = read_head(&mut r).unwrap();
+            if let Some(h) = &head {
+                let len: usize = h.header("content-length").unwrap().parse().unwrap();
+                r.read_exact(&mut vec![0; len]).unwrap();
+            }
+            head.is_some()
+        };
+        assert!(ask("/idle-1"), "a fresh connection is answered");
+        std::thread::sleep(IDLE_TIMEOUT / 2);
+        assert!(ask("/idle-2"), "within the timeout");
+        std::thread::sleep(IDLE_TIMEOUT + Duration::from_millis(200));
+        assert!(!ask("/idle-3"), "after the timeout: closed, unanswered");
+        assert_eq!((app.requests(), app.lost()), (2, 1));
     }
 
     #[test]

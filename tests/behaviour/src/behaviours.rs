@@ -487,6 +487,38 @@ fn forwarded_headers_behind_lb(ctx: &Ctx) -> Result<(), String> {
     expect_header(&v, "x-forwarded-proto", "http", "from untrusted 127.0.0.1")
 }
 
+/// An application server closes a connection idle longer than its own timeout; a request
+/// nginx sends on such a pooled connection just then is lost (the app emulates that race
+/// for `/idle…`, `app::IDLE_TIMEOUT`, gunicorn's 2 s), and nginx retries no POST: 502.
+/// Two POSTs on one client connection (one worker, one pool), the second after the app's
+/// timeout: both must be answered, so nginx must have closed the pooled connection first.
+fn upstream_idle_closed_first(ctx: &Ctx) -> Result<(), String> {
+    let mut s = std::net::TcpStream::connect(("127.0.0.1", 80))
+        .map_err(|e| format!("127.0.0.1:80: {e}"))?;
+    s.set_read_timeout(Some(Duration::from_secs(10)))
+        .map_err(|e| e.to_string())?;
+    let host = ctx.tree.host();
+    let pause = crate::app::IDLE_TIMEOUT + Duration::from_millis(500);
+    for (n, idle) in [(1, Duration::ZERO), (2, pause)] {
+        std::thread::sleep(idle);
+        let request = format!(
+            "POST /idle-{n} HTTP/1.1\r\nHost: {host}\r\nContent-Type: text/plain\r\nContent-Length: 5\r\n\r\nhello"
+        );
+        let status = std::io::Write::write_all(&mut s, request.as_bytes())
+            .map_err(|e| e.to_string())
+            .and_then(|()| crate::clientaddr::read_response(&mut s));
+        expect(status == Ok(200), || {
+            format!(
+                "POST {n} on one client connection, after {:.1} s idle: {status:?}, want 200 (the app lost {} request(s) sent on a connection it had let idle {} s)",
+                idle.as_secs_f64(),
+                ctx.app.lost(),
+                crate::app::IDLE_TIMEOUT.as_secs()
+            )
+        })?;
+    }
+    Ok(())
+}
+
 /// nginx's default `keepalive_requests` inside an upstream block (1.19.10 and later;
 /// every nginx the suite runs).
 const UPSTREAM_KEEPALIVE_REQUESTS: u64 = 1000;
@@ -1463,6 +1495,12 @@ pub fn all() -> Vec<Behaviour> {
             run: upstream_keepalive_reused,
         },
         Behaviour {
+            name: "upstream_idle_closed_first",
+            // Plain HTTP on port 80, no PROXY protocol: a raw client on one connection.
+            applies: |t| t.has_app() && t.tls.is_none() && t.special == Special::None,
+            run: upstream_idle_closed_first,
+        },
+        Behaviour {
             name: "precompressed_served",
             applies: Tree::has_files,
             run: precompressed_served,
@@ -1623,8 +1661,8 @@ mod tests {
         assert_eq!(names.len(), all.len());
         assert_eq!(
             all.len(),
-            60,
-            "the 22 behaviours of issue 11, 21 of issue 14, 15 of issue 12 and two since"
+            61,
+            "the 22 behaviours of issue 11, 21 of issue 14, 15 of issue 12 and three since"
         );
     }
 

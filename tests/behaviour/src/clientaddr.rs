@@ -503,7 +503,7 @@ fn cdn_keeps_idle_connections(ctx: &Ctx) -> Result<(), String> {
 }
 
 /// Reads one HTTP/1.1 response with a `Content-Length` from `s`: its status.
-fn read_response(s: &mut std::net::TcpStream) -> Result<u16, String> {
+pub(crate) fn read_response(s: &mut std::net::TcpStream) -> Result<u16, String> {
     let mut buf = Vec::new();
     let mut byte = [0u8; 1];
     while !buf.ends_with(b"\r\n\r\n") {

@@ -27,8 +27,8 @@ pub fn trees() -> Vec<Tree> {
     ]
 }
 
-/// A DNS server that answers `A` queries for [`NAME`] with the address in `answer` (0: no
-/// server answers yet, the socket is closed) and every other query with no record.
+/// A DNS server that answers `A` queries for [`NAME`] with the address in `answer` and
+/// every other query with no record; before it starts, nothing answers on its address.
 struct Stub {
     answer: Arc<AtomicU32>,
     stop: Arc<AtomicU32>,

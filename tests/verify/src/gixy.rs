@@ -18,8 +18,6 @@ pub struct Finding {
     pub severity: String,
     /// The nginx.conf gixy was given.
     pub path: String,
-    /// The file of the finding.
-    pub file: String,
     /// The file and line of the finding.
     pub location: String,
     /// gixy's reason.
@@ -32,12 +30,14 @@ impl Finding {
         matches!(self.severity.as_str(), "MEDIUM" | "HIGH")
     }
 
-    /// The entry of [`REFUTED`] that proves this finding wrong for the file it names.
+    /// The entry of [`REFUTED`] that proves this finding wrong for the tree it is in:
+    /// every file under the directory of the nginx.conf gixy was given.
     pub fn refuted(&self) -> Option<&'static Refuted> {
         let entry = REFUTED
             .iter()
             .find(|r| r.plugin == self.plugin && self.reason.starts_with(r.reason))?;
-        let text = std::fs::read_to_string(&self.file).ok()?;
+        let mut text = String::new();
+        read_tree(Path::new(&self.path).parent()?, &mut text).ok()?;
         (entry.holds)(&text).then_some(entry)
     }
 }
@@ -68,20 +68,36 @@ pub const REFUTED: &[Refuted] = &[Refuted {
     holds: resolving_upstreams_have_a_resolver,
 }];
 
-/// Every `upstream` block with a `server … resolve` has a `resolver` of its own.
+/// Appends the text of every file under `dir`, recursively.
+fn read_tree(dir: &Path, text: &mut String) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        if path.is_dir() {
+            read_tree(&path, text)?;
+        } else if let Ok(file) = std::fs::read_to_string(&path) {
+            text.push_str(&file);
+            text.push('\n');
+        }
+    }
+    Ok(())
+}
+
+/// Every `upstream` block of the configuration text with a `server … resolve` has a
+/// `resolver` of its own, and there is such a block. Blocks written otherwise than the
+/// generator writes them (a brace on its own line, a comment after it) do not count.
 pub fn resolving_upstreams_have_a_resolver(text: &str) -> bool {
     let mut blocks = Vec::new();
     let mut block: Option<(bool, bool)> = None;
     for line in text.lines().map(str::trim) {
-        if line.starts_with("upstream ") && line.ends_with('{') {
+        let words: Vec<&str> = line.trim_end_matches(';').split_whitespace().collect();
+        if words.first() == Some(&"upstream") && line.ends_with('{') {
             block = Some((false, false));
         } else if let Some((resolve, resolver)) = block.as_mut() {
-            if line == "}" {
-                blocks.extend(block.take());
-            } else if line.starts_with("server ") && line.ends_with(" resolve;") {
-                *resolve = true;
-            } else if line.starts_with("resolver ") {
-                *resolver = true;
+            match words.first() {
+                _ if line == "}" => blocks.extend(block.take()),
+                Some(&"server") if words.contains(&"resolve") => *resolve = true,
+                Some(&"resolver") => *resolver = true,
+                _ => {}
             }
         }
     }
@@ -170,7 +186,6 @@ pub fn run(gixy: &Path, confs: &[PathBuf]) -> Result<Vec<Finding>, String> {
             plugin: field(f, "plugin"),
             severity: field(f, "severity"),
             path: field(f, "path"),
-            file: field(f, "file"),
             location: format!("{}:{}", field(f, "file"), field(f, "line")),
             reason: field(f, "reason"),
         })
@@ -203,6 +218,11 @@ mod tests {
         ));
         assert!(!resolving_upstreams_have_a_resolver(&format!(
             "{with}{without}"
+        )));
+        // `resolve` among other parameters still counts.
+        let weighted = "upstream b {\n    server b:80 resolve weight=2;\n}\n";
+        assert!(!resolving_upstreams_have_a_resolver(&format!(
+            "{with}{weighted}"
         )));
     }
 }
