@@ -52,13 +52,19 @@ fn reason_for_values(
     planned: &[String],
     found: &[String],
 ) -> String {
-    let missing: Vec<String> = plan
+    let mut missing: Vec<String> = Vec::new();
+    // The same value in two places (a limit in `/` and `@app`) gives its reason once.
+    for s in plan
         .settings
         .iter()
         .filter(|s| s.name == name && scope(s.scope))
         .filter(|s| planned.contains(&s.value()) && !found.contains(&s.value()))
-        .map(|s| reason_of(s, cat))
-        .collect();
+    {
+        let reason = reason_of(s, cat);
+        if !missing.contains(&reason) {
+            missing.push(reason);
+        }
+    }
     if missing.is_empty() {
         reason_for(plan, cat, name, scope)
     } else {
@@ -577,6 +583,7 @@ pub fn config(
             files.main,
         ));
     }
+    out.extend(upstreams(plan, cat, planned, running, files.site));
     let running_servers = servers(running);
     for server in servers(planned) {
         let (names, _) = server_key(server);
@@ -584,15 +591,18 @@ pub fn config(
         let what = describe_server(server);
         let in_server = |s: Scope| matches!(s, Scope::Server { .. });
         match found {
-            Some(r) => out.extend(context(
-                plan,
-                cat,
-                &what,
-                &in_server,
-                server.children(),
-                r.children(),
-                files.site,
-            )),
+            Some(r) => {
+                out.extend(context(
+                    plan,
+                    cat,
+                    &what,
+                    &in_server,
+                    server.children(),
+                    r.children(),
+                    files.site,
+                ));
+                out.extend(locations(plan, cat, &what, server, r, files.site));
+            }
             None => out.push(Finding::new(
                 "config",
                 what.clone(),
@@ -618,20 +628,147 @@ pub fn config(
     out
 }
 
+/// The `location` blocks of the plan's `server` (or location) against the running one's,
+/// found by their arguments (`/`, `@app`, `~ \.php$`): each one's directives as [`context`]
+/// compares them, its nested locations likewise; a location missing is a finding.
+fn locations(
+    plan: &Plan,
+    cat: &Catalogue,
+    where_: &str,
+    planned: &Directive,
+    running: &Directive,
+    file: &str,
+) -> Vec<Finding> {
+    let in_location = |s: Scope| matches!(s, Scope::Location { .. });
+    let mut out = Vec::new();
+    let have = location_blocks(running);
+    for location in location_blocks(planned) {
+        let what = format!("{where_}, location {}", location.value());
+        match have.iter().find(|r| r.args == location.args) {
+            Some(r) => {
+                out.extend(context(
+                    plan,
+                    cat,
+                    &what,
+                    &in_location,
+                    location.children(),
+                    r.children(),
+                    file,
+                ));
+                out.extend(locations(plan, cat, &what, location, r, file));
+            }
+            None => out.push(Finding::new(
+                "config",
+                what,
+                "present".into(),
+                "no such location in the running configuration".into(),
+                location.children().first().map_or_else(
+                    || "nginx-gen writes this location for these inputs".to_owned(),
+                    |d| reason_for(plan, cat, &d.name, in_location),
+                ),
+                format!("install {file} (nginx-gen apply), then nginx -t && nginx -s reload"),
+            )),
+        }
+    }
+    out
+}
+
+/// The `location` blocks directly inside `d`.
+fn location_blocks(d: &Directive) -> Vec<&Directive> {
+    d.children()
+        .iter()
+        .filter(|c| c.name == "location" && c.block.is_some())
+        .collect()
+}
+
+/// The plan's `upstream` blocks against the running configuration's of the same names.
+fn upstreams(
+    plan: &Plan,
+    cat: &Catalogue,
+    planned: &[Directive],
+    running: &[Directive],
+    file: &str,
+) -> Vec<Finding> {
+    let in_upstream = |s: Scope| s == Scope::Upstream;
+    let blocks = |ds: &[Directive]| -> Vec<Directive> {
+        block(ds, "http")
+            .iter()
+            .filter(|d| d.name == "upstream" && d.block.is_some())
+            .cloned()
+            .collect()
+    };
+    let have = blocks(running);
+    let mut out = Vec::new();
+    for upstream in blocks(planned) {
+        let what = format!("upstream {}", upstream.value());
+        match have.iter().find(|r| r.args == upstream.args) {
+            Some(r) => out.extend(context(
+                plan,
+                cat,
+                &what,
+                &in_upstream,
+                upstream.children(),
+                r.children(),
+                file,
+            )),
+            None => out.push(Finding::new(
+                "config",
+                what,
+                "present".into(),
+                "no such upstream block in the running configuration".into(),
+                reason_for(plan, cat, "server", in_upstream),
+                format!("install {file} (nginx-gen apply), then nginx -t && nginx -s reload"),
+            )),
+        }
+    }
+    out
+}
+
 /// The plan's configuration, parsed as the running one is: nginx.conf with the site file
-/// in place of its `include conf.d/*.conf`.
+/// in place of its `include conf.d/*.conf`, and, where the plan includes a file by its
+/// path rather than a pattern (`fastcgi_params`, `mime.types`), that file as the host has
+/// it (`host_files`: the running configuration's), so a location that includes one
+/// compares with the host's own. Patterns (`conf.d/*.conf`, other sites) are not followed.
 pub fn planned_conf(
     nginx_conf: &str,
     site_path: &str,
     site: &str,
+    host_files: &[(String, Vec<Directive>)],
 ) -> Result<Vec<Directive>, String> {
     let main = conf::parse(nginx_conf).map_err(|e| format!("the plan's nginx.conf, {e}"))?;
     let site = conf::parse(site).map_err(|e| format!("the plan's site file, {e}"))?;
-    let files = vec![
+    let mut files = vec![
         (nginx_gen_core::render::NGINX_PATH.to_owned(), main.clone()),
         (site_path.to_owned(), site),
     ];
+    // Each file a file of the plan names, and those it names in turn.
+    let mut at = 0;
+    while at < files.len() {
+        let mut named = Vec::new();
+        plain_includes(&files[at].1, "/etc/nginx", &mut named);
+        for path in named {
+            if !files.iter().any(|(p, _)| *p == path)
+                && let Some(file) = host_files.iter().find(|(p, _)| *p == path)
+            {
+                files.push(file.clone());
+            }
+        }
+        at += 1;
+    }
     Ok(conf::expand(&main, &files, "/etc/nginx"))
+}
+
+/// The paths `include` names without a pattern, anywhere in `ds`.
+fn plain_includes(ds: &[Directive], dir: &str, out: &mut Vec<String>) {
+    for d in ds {
+        match (&d.block, d.args.as_slice()) {
+            (Some(children), _) => plain_includes(children, dir, out),
+            (None, [path]) if d.name == "include" && !path.contains(['*', '?', '[']) => {
+                out.push(conf::resolve(path, dir));
+            }
+            _ => {}
+        }
+    }
 }
 
 /// Every `error_log` file a configuration names (not `stderr`, `syslog:`, `memory:`),
@@ -731,7 +868,7 @@ mod tests {
 
     fn planned(plan: &Plan) -> Vec<Directive> {
         let files = render::files(plan);
-        planned_conf(&files[0].contents, &files[1].path, &files[1].contents).unwrap()
+        planned_conf(&files[0].contents, &files[1].path, &files[1].contents, &[]).unwrap()
     }
 
     const FILES: Files = Files {
@@ -799,6 +936,122 @@ mod tests {
         let found = config(&tls, cat, &p, &r, &FILES);
         let subjects: Vec<&str> = found.iter().map(|f| f.subject.as_str()).collect();
         assert_eq!(subjects, ["server a.example"], "{found:#?}");
+    }
+
+    /// The running configuration of `plan` with `edit` applied to the `http` block's
+    /// children.
+    fn edited(plan: &Plan, edit: impl FnOnce(&mut Vec<Directive>)) -> Vec<Directive> {
+        let mut r = planned(plan);
+        let http = r.iter_mut().find(|d| d.name == "http").unwrap();
+        edit(http.block.as_mut().unwrap());
+        r
+    }
+
+    /// The site's server block among `http`'s children, mutably.
+    fn site(http: &mut [Directive]) -> &mut Vec<Directive> {
+        http.iter_mut()
+            .rfind(|d| d.name == "server" && d.children().iter().any(|c| c.name == "server_name"))
+            .and_then(|d| d.block.as_mut())
+            .unwrap()
+    }
+
+    #[test]
+    fn locations_and_upstreams_are_compared() {
+        let cat = Catalogue::english();
+        let plan = Plan::new(
+            &Inputs::from_json(
+                r#"{"server_names": ["a.example"], "workload": "mixed", "rate_limit": true, "status_port": 0}"#,
+            )
+            .unwrap(),
+        );
+        let p = planned(&plan);
+        assert!(config(&plan, cat, &p, &p, &FILES).is_empty());
+        // A host still running the limits at server level: `/` and `@app` lack them.
+        let r = edited(&plan, |http| {
+            for location in site(http).iter_mut().filter(|d| d.name == "location") {
+                if let Some(children) = location.block.as_mut() {
+                    children.retain(|d| d.name != "limit_req");
+                }
+            }
+        });
+        let found = config(&plan, cat, &p, &r, &FILES);
+        let subjects: Vec<&str> = found.iter().map(|f| f.subject.as_str()).collect();
+        assert_eq!(
+            subjects,
+            [
+                "server a.example, location /: limit_req",
+                "server a.example, location @app: limit_req"
+            ],
+            "{found:#?}"
+        );
+        assert_eq!(found[0].found, "(not set)");
+        assert!(
+            found[0].reason.matches("beyond that, 429").count() == 1,
+            "{}",
+            found[0].reason
+        );
+        // A location gone, a nested one changed, the upstream's pool changed.
+        let r = edited(&plan, |http| {
+            site(http).retain(|d| !(d.name == "location" && d.args == ["@app"]));
+            let upstream = http.iter_mut().find(|d| d.name == "upstream").unwrap();
+            let keepalive = upstream
+                .block
+                .as_mut()
+                .unwrap()
+                .iter_mut()
+                .find(|d| d.name == "keepalive")
+                .unwrap();
+            keepalive.args = vec!["2".into()];
+        });
+        let found = config(&plan, cat, &p, &r, &FILES);
+        let subjects: Vec<&str> = found.iter().map(|f| f.subject.as_str()).collect();
+        assert_eq!(
+            subjects,
+            ["upstream app: keepalive", "server a.example, location @app"],
+            "{found:#?}"
+        );
+        assert_eq!(
+            found[1].found,
+            "no such location in the running configuration"
+        );
+        let r = edited(&plan, |http| http.retain(|d| d.name != "upstream"));
+        let found = config(&plan, cat, &p, &r, &FILES);
+        assert_eq!(found.len(), 1, "{found:#?}");
+        assert_eq!(found[0].subject, "upstream app");
+    }
+
+    #[test]
+    fn a_file_the_plan_includes_by_path_is_the_hosts() {
+        let cat = Catalogue::english();
+        let plan = Plan::new(
+            &Inputs::from_json(
+                r#"{"server_names": ["a.example"], "workload": "php", "status_port": 0}"#,
+            )
+            .unwrap(),
+        );
+        let files = render::files(&plan);
+        let params = conf::parse(
+            "fastcgi_param QUERY_STRING $query_string;\nfastcgi_param REQUEST_METHOD $request_method;\n",
+        )
+        .unwrap();
+        let host = [("/etc/nginx/fastcgi_params".to_owned(), params)];
+        let with = planned_conf(
+            &files[0].contents,
+            &files[1].path,
+            &files[1].contents,
+            &host,
+        )
+        .unwrap();
+        let without = planned(&plan);
+        // The running configuration has the host's fastcgi_params inside `~ \.php$`.
+        assert!(config(&plan, cat, &with, &with, &FILES).is_empty());
+        let found = config(&plan, cat, &without, &with, &FILES);
+        let subjects: Vec<&str> = found.iter().map(|f| f.subject.as_str()).collect();
+        assert_eq!(
+            subjects,
+            ["server a.example, location ~ \\.php$: fastcgi_param"],
+            "without the host's file the plan's one parameter is one of three: {found:#?}"
+        );
     }
 
     #[test]

@@ -117,14 +117,17 @@ fn find_master(root: &Path) -> Result<probe::Process, String> {
     Ok(process)
 }
 
+/// A file of the configuration: its path and its directives.
+type ConfFile = (String, Vec<conf::Directive>);
+
 /// The running configuration: `nginx -T` of the master's binary with the file it was
 /// started with, split into files, parsed and its includes expanded. Returns it with the
-/// main file's path and every file's.
+/// main file's path and every file, parsed.
 fn running_conf(
     binary: &str,
     prefix: Option<&str>,
     conf_file: Option<&str>,
-) -> Result<(Vec<conf::Directive>, String, Vec<String>), String> {
+) -> Result<(Vec<conf::Directive>, String, Vec<ConfFile>), String> {
     let dump = probe::nginx_t(binary, prefix, conf_file)?;
     let files = conf::split_dump(&dump);
     let Some((main, _)) = files.first() else {
@@ -139,8 +142,7 @@ fn running_conf(
     let dir = Path::new(&main)
         .parent()
         .map_or_else(|| "/".into(), |p| p.to_string_lossy().into_owned());
-    let paths = files.into_iter().map(|(p, _)| p).collect();
-    Ok((conf::expand(&parsed[0].1, &parsed, &dir), main, paths))
+    Ok((conf::expand(&parsed[0].1, &parsed, &dir), main, parsed))
 }
 
 /// A file of the running configuration modified after nginx last loaded it (the newest
@@ -235,7 +237,15 @@ pub fn run(plan: &Plan, cat: &Catalogue, root: &Path) -> Vec<Finding> {
     let mut findings = Vec::new();
     let files = render::files_in(plan, cat);
     let site_path = plan.site_path();
-    let planned = match compare::planned_conf(&files[0].contents, &site_path, &files[1].contents) {
+    let planned_with = |host_files: &[(String, Vec<conf::Directive>)]| {
+        compare::planned_conf(
+            &files[0].contents,
+            &site_path,
+            &files[1].contents,
+            host_files,
+        )
+    };
+    let planned = match planned_with(&[]) {
         Ok(p) => p,
         Err(e) => {
             // The plan's own files always parse; this would be a bug, reported, not a panic.
@@ -343,8 +353,11 @@ pub fn run(plan: &Plan, cat: &Catalogue, root: &Path) -> Vec<Finding> {
             .unwrap_or_else(|| "/usr/share/nginx".into())
     });
     match running_conf(&binary, prefix.as_deref(), conf_file.as_deref()) {
-        Ok((running, main, paths)) => {
+        Ok((running, main, host_files)) => {
+            let paths: Vec<String> = host_files.iter().map(|(p, _)| p.clone()).collect();
             findings.extend(stale(&paths, loaded));
+            // The files the plan includes by path (fastcgi_params) as this host has them.
+            let planned = planned_with(&host_files).unwrap_or(planned);
             let names = compare::Files {
                 main: &main,
                 site: &site_path,
