@@ -98,6 +98,8 @@ texts! {
     HintVcpu => "CPUs nginx may use (container limit, not the host's count).",
     LabelRam => "Memory",
     HintRam => "RAM of the machine or container, e.g. 8G, 512M, 1.5G.",
+    LabelOtherMemory => "Other services' memory",
+    HintOtherMemory => "What a database or the application on the same machine uses at its peak, e.g. 2G: it comes out of nginx's and PHP-FPM's budgets.",
     LabelRelease => "Release",
     HintRelease => "The distribution release you run: fills in the nginx and OpenSSL versions and the layout below, and the PHP version under Advanced.",
     LabelExistingDefaultServer => "Existing default server",
@@ -193,6 +195,7 @@ impl Field {
         Some(match self.key() {
             "vcpu" => (T::LabelVcpu, T::HintVcpu),
             "ram" => (T::LabelRam, T::HintRam),
+            "other_memory" => (T::LabelOtherMemory, T::HintOtherMemory),
             "release" => (T::LabelRelease, T::HintRelease),
             "existing_default_server" => {
                 (T::LabelExistingDefaultServer, T::HintExistingDefaultServer)

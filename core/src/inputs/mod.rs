@@ -202,6 +202,13 @@ pub mod limits {
         ByteSize::mib(256),
         ByteSize::bytes(16 * ByteSize::TIB.as_u64()),
     );
+    /// Memory of the host's other services: none up to what the largest RAM leaves after
+    /// the system's reserve (1 GiB there) and 128 MiB for nginx; validation holds it to
+    /// what the RAM given leaves (`tuning::least_left`).
+    pub const OTHER_MEMORY: (ByteSize, ByteSize) = (
+        ByteSize::bytes(0),
+        ByteSize::bytes(RAM.1.as_u64() - ByteSize::GIB.as_u64() - ByteSize::mib(128).as_u64()),
+    );
     /// `fs.file-max` range (the kernel's minimum is `NR_FILE`, 8192).
     pub const FILE_MAX: (u32, u32) = (1024, u32::MAX);
     /// Peak concurrent clients range.

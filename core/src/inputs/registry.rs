@@ -271,6 +271,17 @@ inputs! {
         help: "Typical response size",
         form: Form::at(Section::Workload, 6, Widget::Text),
     }
+    /// Memory the host's other services use at their peak (a database, the application,
+    /// a cache): it comes out of nginx's and PHP-FPM's budgets.
+    other_memory: ByteSize = String {
+        flag: Flag::value("other-memory", "SIZE"),
+        group: Group::Workload,
+        kind: Kind::Size { min: limits::OTHER_MEMORY.0, max: limits::OTHER_MEMORY.1 },
+        default: Value("0"),
+        help: "Memory the host's other services use (a database, the application), kept out of nginx's and PHP-FPM's budgets",
+        note: "leaves the system's reserve and 128M of the RAM",
+        form: Form::at(Section::Machine, 8, Widget::Text),
+    }
     /// Micro-caching of the application's responses (`micro`: a second; `off`).
     cache: Cache = String {
         flag: Flag::value("cache", "MODE"),

@@ -180,6 +180,24 @@ impl Inputs {
         if self.upstream_resolve {
             self.check_resolve(c, versions);
         }
+        // The system's reserve and 128 MiB for nginx stay (the formulas never go below 0).
+        let least = crate::tuning::least_left(self.ram);
+        let left = self.ram.as_u64().saturating_sub(self.other_memory.as_u64());
+        if left < least.as_u64() {
+            let most = crate::size::ByteSize::bytes(self.ram.as_u64() - least.as_u64());
+            c.fail(
+                "other_memory",
+                Msg::with(
+                    &texts::OTHER_MEMORY,
+                    vec![
+                        ("other", value(self.other_memory)),
+                        ("ram", value(self.ram)),
+                        ("least", value(least)),
+                    ],
+                ),
+                Msg::with(&texts::ACCEPTED_OTHER_MEMORY, vec![("most", value(most))]),
+            );
+        }
         if self.tls_cert.is_some() != self.tls_key.is_some() {
             let field = if self.tls_cert.is_some() {
                 "tls_key"
@@ -233,6 +251,8 @@ impl Inputs {
             "ocsp_stapling" | "http3" | "bootstrap" => &["tls"],
             "tls_cert" => &["tls_key"],
             "cache_status" => &["cache"],
+            // Its largest value is what the largest RAM leaves.
+            "other_memory" => &["ram"],
             "tls_key" => &["tls_cert"],
             _ => &[],
         };
@@ -462,6 +482,29 @@ mod tests {
         assert!(err.0[0].accepted.contains("php"), "{}", err.0[0].accepted);
         let err = raw(r#"{"workload": "php", "cache_status": true}"#).unwrap_err();
         assert_eq!(err.0[0].field, "cache_status");
+    }
+
+    #[test]
+    fn other_services_leave_the_system_and_nginx_their_share() {
+        // 4 GiB: the system's reserve (512 MiB) and 128 MiB for nginx stay.
+        let ok = raw(r#"{"ram":"4G","other_memory":"3456M"}"#).unwrap();
+        assert_eq!(ok.other_memory.to_string(), "3456M");
+        assert_eq!(raw("{}").unwrap().other_memory.as_u64(), 0);
+        let err = raw(r#"{"ram":"4G","other_memory":"3.5G"}"#).unwrap_err();
+        assert_eq!(err.0.len(), 1);
+        assert_eq!(err.0[0].field, "other_memory");
+        assert_eq!(
+            err.0[0].message,
+            "3584M for other services leaves less than the 640M the system and nginx need of the 4G RAM"
+        );
+        assert!(err.0[0].accepted.contains("3456M"), "{}", err.0[0].accepted);
+        // The largest machine with the most: still no formula below zero.
+        let ram = super::super::limits::RAM.1;
+        let most = ram.as_u64() - crate::tuning::least_left(ram).as_u64();
+        let json = format!(
+            r#"{{"ram":"{ram}","other_memory":"{most}","workload":"php","cache":"micro"}}"#
+        );
+        crate::Plan::new(&raw(&json).unwrap());
     }
 
     #[test]

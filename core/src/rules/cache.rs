@@ -37,8 +37,7 @@ fn php_on(c: &Ctx) -> bool {
 /// The cache's size on disk and its keys zone, with their formulas.
 fn sizes(c: &Ctx) -> (ByteSize, ByteSize, Formula) {
     let mib = |n: u64| Term::size(ByteSize::mib(n));
-    let max = Term::input_size(c.i.ram)
-        .label("RAM")
+    let max = crate::tuning::page_cache_memory(c.i)
         .over(Term::num(16u32))
         .clamp(mib(16), mib(1024));
     let zone = Term::size(ByteSize::bytes(max.value()))
@@ -60,9 +59,9 @@ fn sizes(c: &Ctx) -> (ByteSize, ByteSize, Formula) {
 
 static CACHE_PATH: Text = Text::new(
     "cache_path",
-    "Cached pages are files the kernel keeps in its page cache: a sixteenth of RAM (16 MiB to 1 GiB) holds what a second's caching keeps, and the keys zone (8000 keys a MiB) indexes that many typical pages. Files are written in place (use_temp_path=off), not copied from the temporary directory.",
+    "Cached pages are files the kernel keeps in its page cache: a sixteenth of the RAM the host's other services leave (16 MiB to 1 GiB) holds what a second's caching keeps, and the keys zone (8000 keys a MiB) indexes that many typical pages. Files are written in place (use_temp_path=off), not copied from the temporary directory.",
 )
-.inputs(&["cache", "ram", "response_size", "layout"]);
+.inputs(&["cache", "ram", "other_memory", "response_size", "layout"]);
 
 /// `proxy_cache_path` or `fastcgi_cache_path`: the directory `dir` under the layout's cache
 /// parent, the zone `zone`, both sized by [`sizes`].

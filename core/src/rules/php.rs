@@ -190,9 +190,9 @@ pub(super) static PM_MAX_CHILDREN: Rule = Rule {
     name: "pm.max_children",
     texts: &[Text::new(
         "pm.max_children",
-        "The memory nginx leaves (three quarters after the system's reserve) over one child's peak memory, at most 32 per vCPU (more would queue for the CPU). The pool's budget is max_children × the child's memory.",
+        "The memory nginx leaves (three quarters after the system's reserve and what the host's other services use, --other-memory) over one child's peak memory, at most 32 per vCPU (more would queue for the CPU). The pool's budget is max_children × the child's memory.",
     )
-    .inputs(&["ram", "php_child_memory", "vcpu"])],
+    .inputs(&["ram", "other_memory", "php_child_memory", "vcpu"])],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
         if let Some(p) = &c.t.php {
             let (text, f) = (&PM_MAX_CHILDREN.texts[0], p.max_children_formula.clone());
@@ -363,6 +363,26 @@ mod tests {
         assert!(values(&p, "proxy_buffers").is_empty());
         let big = plan(r#"{"workload":"php","response_size":"200K"}"#);
         assert_eq!(value(&big, "fastcgi_buffers").as_deref(), Some("8 32k"));
+    }
+
+    #[test]
+    fn other_services_take_their_memory_first() {
+        // A database beside PHP on 4 GiB: (4G − 512m − 2G) × 75% / 64M = 18, not 42.
+        let p = plan(r#"{"workload":"php","vcpu":2,"ram":"4G"}"#);
+        assert_eq!(value(&p, "pm.max_children").as_deref(), Some("42"));
+        let db = plan(r#"{"workload":"php","vcpu":2,"ram":"4G","other_memory":"2G"}"#);
+        assert_eq!(
+            formula(&db, "pm.max_children"),
+            "floor((4G RAM − 512m reserve − 2G other services) × 75% for PHP / 64M per child) = 18"
+        );
+        // nginx's budget and the page cache it plans for shrink the same way.
+        assert!(db.tuning.memory_budget < p.tuning.memory_budget);
+        let cache = |json: &str| values(&plan(json), "fastcgi_cache_path")[0].clone();
+        let small = cache(r#"{"workload":"php","ram":"4G","other_memory":"2G","cache":"micro"}"#);
+        assert!(small.contains("max_size=128m"), "{small}");
+        assert!(
+            cache(r#"{"workload":"php","ram":"4G","cache":"micro"}"#).contains("max_size=256m")
+        );
     }
 
     #[test]

@@ -205,6 +205,33 @@ fn num(n: impl Into<u64>) -> Term {
     Term::num(n.into())
 }
 
+/// The memory kept for the system (kernel, sshd, the page cache's minimum): an eighth of
+/// the RAM, 128 MiB to 1 GiB.
+pub fn system_reserve(ram: ByteSize) -> ByteSize {
+    ByteSize::bytes((ram.as_u64() / 8).clamp(ByteSize::mib(128).as_u64(), ByteSize::GIB.as_u64()))
+}
+
+/// The least memory the host's other services must leave: the system's reserve and
+/// 128 MiB for nginx (validation holds `--other-memory` to it).
+pub fn least_left(ram: ByteSize) -> ByteSize {
+    ByteSize::bytes(system_reserve(ram).as_u64() + ByteSize::mib(128).as_u64())
+}
+
+/// The memory whose spare part the kernel keeps files in: the machine's RAM, less what the
+/// host's other services take (`--other-memory`, written only when given).
+pub fn page_cache_memory(inputs: &Inputs) -> Term {
+    without_other_services(Term::input_size(inputs.ram).label("RAM"), inputs)
+}
+
+/// `memory` less the other services' memory, when there is any.
+pub fn without_other_services(memory: Term, inputs: &Inputs) -> Term {
+    if inputs.other_memory.as_u64() == 0 {
+        memory
+    } else {
+        memory.minus(Term::input_size(inputs.other_memory).label("other services"))
+    }
+}
+
 impl Tuning {
     /// Computes every number for `inputs`, in dependency order.
     pub fn compute(inputs: &Inputs) -> Self {
@@ -312,8 +339,12 @@ impl Tuning {
         let active_clients = (u64::from(clients) * u64::from(ACTIVE_PERMILLE)).div_ceil(1000);
         let upstream_in_flight = (active_clients * p * u64::from(fan_out)).div_ceil(1000);
 
-        let reserve = (ram / 8).clamp(ByteSize::mib(128).as_u64(), ByteSize::GIB.as_u64());
-        let memory_budget = (ram - reserve) * profile.memory_percent / 100;
+        // The system's reserve is the whole machine's; the host's other services (a
+        // database) take their memory before nginx and PHP-FPM share the rest.
+        let reserve = system_reserve(inputs.ram).as_u64();
+        let memory_budget = (ram - reserve).saturating_sub(inputs.other_memory.as_u64())
+            * profile.memory_percent
+            / 100;
         let php = (inputs.workload == Workload::Php)
             .then(|| PhpPool::compute(inputs, reserve, profile.memory_percent));
         let per_client_thousandths = 1000 * idle_bytes + u64::from(ACTIVE_PERMILLE) * active_extra;
@@ -408,10 +439,10 @@ impl Tuning {
         let files_bytes = num(inputs.static_files)
             .label("files")
             .times(Term::input_size(inputs.response_size));
-        let half_ram = Term::input_size(inputs.ram).label("RAM").over(num(2u32));
+        let half_ram = page_cache_memory(inputs).over(num(2u32));
         let aio_threads = inputs.workload.serves_files()
             && u64::from(inputs.static_files).saturating_mul(inputs.response_size.as_u64())
-                > ram / 2;
+                > half_ram.value();
 
         // The session cache is shared memory, resident as sessions fill it: one per
         // connected client, and the whole cache once a day's sessions arrive.

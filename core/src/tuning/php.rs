@@ -38,9 +38,10 @@ impl PhpPool {
     /// The pool for `inputs`: what the system's `reserve` and nginx's share leave.
     pub fn compute(inputs: &Inputs, reserve: u64, nginx_percent: u64) -> Self {
         let child = inputs.php_child_memory;
-        let children = Term::input_size(inputs.ram)
+        let left = Term::input_size(inputs.ram)
             .label("RAM")
-            .minus(Term::size(ByteSize::bytes(reserve)).label("reserve"))
+            .minus(Term::size(ByteSize::bytes(reserve)).label("reserve"));
+        let children = super::without_other_services(left, inputs)
             .times(Term::percent_of_permille((100 - nginx_percent as u32) * 10).label("for PHP"))
             .over(Term::input_size(child).label("per child"))
             .floor()

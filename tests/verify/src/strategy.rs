@@ -284,6 +284,8 @@ pub fn raw_inputs(
         RawInputs {
             vcpu: Some(number(vcpu)),
             ram: Some(ram),
+            // A database beside nginx now and then (too much for the smallest RAM: skipped).
+            other_memory: Some(if cache && text_numbers { "64M" } else { "0" }.into()),
             workload: Some(workload.into()),
             // The versions are given: the release would only set their defaults.
             release: None,
