@@ -432,6 +432,59 @@ fn php_fpm() -> Option<(PhpVersion, String)> {
     Some((php, program(php).display().to_string()))
 }
 
+/// Services that share a web server's machine and take memory of their own: databases,
+/// caches, search engines, JVMs, by the process name the kernel keeps (`comm`).
+pub const OTHER_SERVICES: &[&str] = &[
+    "mysqld",
+    "mariadbd",
+    "postgres",
+    "redis-server",
+    "valkey-server",
+    "memcached",
+    "mongod",
+    "java",
+];
+
+/// From one `/proc/PID/status`: the process name, if [`OTHER_SERVICES`] lists it, and its
+/// resident memory (`VmRSS`).
+pub fn parse_service_status(text: &str) -> Option<(&'static str, ByteSize)> {
+    let field = |key: &str| {
+        text.lines()
+            .find_map(|l| l.strip_prefix(key))
+            .map(str::trim)
+    };
+    let name = field("Name:")?;
+    let service = OTHER_SERVICES.iter().find(|s| **s == name)?;
+    let kib: u64 = field("VmRSS:")?.strip_suffix("kB")?.trim().parse().ok()?;
+    Some((service, ByteSize::bytes(kib * 1024)))
+}
+
+/// The other services running here and the memory each holds now (all its processes),
+/// largest first. Their peak is larger (a database's buffers fill as it works): what the
+/// CLI prints is a hint for `--other-memory`, never taken as its value.
+pub fn other_services() -> Vec<(&'static str, ByteSize)> {
+    let mut found: Vec<(&'static str, ByteSize)> = Vec::new();
+    let Ok(entries) = fs::read_dir("/proc") else {
+        return found;
+    };
+    for entry in entries.flatten() {
+        let status = entry.path().join("status");
+        let Some((name, rss)) = fs::read_to_string(status)
+            .ok()
+            .as_deref()
+            .and_then(parse_service_status)
+        else {
+            continue;
+        };
+        match found.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, total)) => *total = ByteSize::bytes(total.as_u64() + rss.as_u64()),
+            None => found.push((name, rss)),
+        }
+    }
+    found.sort_by_key(|(_, rss)| std::cmp::Reverse(rss.as_u64()));
+    found
+}
+
 /// Whether nginx-gen wrote this file: its header names nginx-gen in every language.
 pub fn written_by_nginx_gen(text: &str) -> bool {
     text.lines()
@@ -1133,6 +1186,25 @@ mod tests {
             ..host
         };
         assert!(used(r#"{"release":"docker-mainline"}"#, &inside).nginx);
+    }
+
+    #[test]
+    fn other_services_by_name_and_resident_memory() {
+        let status = "Name:\tmariadbd\nUmask:\t0022\nState:\tS (sleeping)\nVmRSS:\t  412340 kB\n";
+        let (name, rss) = parse_service_status(status).unwrap();
+        assert_eq!((name, rss.as_u64()), ("mariadbd", 412_340 * 1024));
+        // Not listed, or a kernel thread without memory: none.
+        assert_eq!(
+            parse_service_status("Name:\tnginx\nVmRSS:\t 9000 kB\n"),
+            None
+        );
+        assert_eq!(parse_service_status("Name:\tjava\nState:\tS\n"), None);
+        // This machine's list parses (it may be empty).
+        assert!(
+            other_services()
+                .iter()
+                .all(|(n, _)| OTHER_SERVICES.contains(n))
+        );
     }
 
     #[test]

@@ -218,6 +218,7 @@ fn detect(given: RawInputs, root: &std::path::Path) -> RawInputs {
         ..host.raw(used)
     };
     let ktls_given = given.ktls.is_some();
+    let other_memory_given = given.other_memory.is_some();
     let mut raw = given.over(detected);
     let mut line = host.describe_used(used);
     if raw.ktls == Some(true) && !ktls_given {
@@ -244,6 +245,22 @@ fn detect(given: RawInputs, root: &std::path::Path) -> RawInputs {
                 .map(|(path, port)| format!("{path} on port {port}"))
                 .collect();
             let _ = write!(line, ", an existing default server ({})", sites.join(", "));
+        }
+    }
+    // Services beside nginx whose memory the plan cannot know: a hint, not a value (their
+    // peak is not what they hold now).
+    if !other_memory_given && software {
+        let services = host::other_services();
+        if !services.is_empty() {
+            let list: Vec<String> = services
+                .iter()
+                .map(|(name, rss)| format!("{name} {rss}"))
+                .collect();
+            let _ = write!(
+                line,
+                "; other services use memory here ({} now): pass their peak as --other-memory",
+                list.join(", ")
+            );
         }
     }
     eprintln!("{NOTE}nginx-gen:{NOTE:#} {line}");
