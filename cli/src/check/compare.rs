@@ -644,7 +644,8 @@ fn locations(
     let have = location_blocks(running);
     for location in location_blocks(planned) {
         let what = format!("{where_}, location {}", location.value());
-        match have.iter().find(|r| r.args == location.args) {
+        let key = location_key(&location.args);
+        match have.iter().find(|r| location_key(&r.args) == key) {
             Some(r) => {
                 out.extend(context(
                     plan,
@@ -671,6 +672,26 @@ fn locations(
         }
     }
     out
+}
+
+/// A location's arguments as nginx reads them: its modifier apart from the path, written
+/// together (`=/x`, `~*\.png$`) or not.
+fn location_key(args: &[String]) -> Vec<&str> {
+    let mut key = Vec::with_capacity(args.len() + 1);
+    for (i, arg) in args.iter().enumerate() {
+        const MODIFIERS: [&str; 4] = ["^~", "~*", "=", "~"];
+        let modifier = MODIFIERS.into_iter().find(|m| {
+            i == 0
+                && !MODIFIERS.contains(&arg.as_str())
+                && arg.len() > m.len()
+                && arg.starts_with(m)
+        });
+        match modifier {
+            Some(m) => key.extend([m, &arg[m.len()..]]),
+            None => key.push(arg),
+        }
+    }
+    key
 }
 
 /// The `location` blocks directly inside `d`.
@@ -1018,6 +1039,20 @@ mod tests {
         let found = config(&plan, cat, &p, &r, &FILES);
         assert_eq!(found.len(), 1, "{found:#?}");
         assert_eq!(found[0].subject, "upstream app");
+    }
+
+    #[test]
+    fn a_location_modifier_may_touch_its_path() {
+        let key = |args: &[&str]| {
+            let args: Vec<String> = args.iter().map(ToString::to_string).collect();
+            location_key(&args).join(" ")
+        };
+        assert_eq!(key(&["=/x"]), key(&["=", "/x"]));
+        assert_eq!(key(&["~*\\.png$"]), key(&["~*", "\\.png$"]));
+        assert_eq!(key(&["^~/.well-known/"]), "^~ /.well-known/");
+        assert_eq!(key(&["/"]), "/");
+        assert_eq!(key(&["@app"]), "@app");
+        assert_eq!(key(&["~"]), "~");
     }
 
     #[test]

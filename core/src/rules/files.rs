@@ -36,7 +36,7 @@ pub(super) static AIO: Rule = Rule {
         "aio",
         "The files do not fit in the page cache, so reads from disk would block a worker; a thread pool takes them.",
     )
-    .inputs(&["static_files", "response_size", "ram"])],
+    .inputs(&["static_files", "response_size", "ram", "other_memory"])],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
         if c.t.aio_threads {
             let f = c.t.formulas.aio.clone();

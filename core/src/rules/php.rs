@@ -205,7 +205,7 @@ static SPARE: Text = Text::new(
     "pm.spare",
     "Idle children kept ready: an eighth of max_children, up to twice that. The pool is planned for max_children − max spare requests at once, so a burst still finds idle children before PHP-FPM warns that it reached max_children.",
 )
-.inputs(&["ram", "php_child_memory", "vcpu"]);
+.inputs(&["ram", "other_memory", "php_child_memory", "vcpu"]);
 
 /// `pm.start_servers`, `pm.min_spare_servers` or `pm.max_spare_servers`.
 fn spare(c: &Ctx, out: &mut Out, max: bool) {

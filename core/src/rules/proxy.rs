@@ -123,7 +123,7 @@ pub(super) static UPSTREAM_KEEPALIVE_TIMEOUT: Rule = Rule {
     name: "keepalive_timeout",
     texts: &[Text::new(
         "upstream.keepalive_timeout",
-        "A pooled connection to the application is closed after 1 s idle, before the application closes it: application servers close idle connections on their own timer (gunicorn after 2 s, Node.js and uvicorn after 5 s), and a request nginx sends on one as it closes is lost; nginx retries a GET, a POST gets 502. nginx's default keeps them 60 s. Under load they never idle that long; otherwise a new connection costs one local handshake.",
+        "A pooled connection to the application is closed after 1 s idle, before the application closes it: application servers close idle connections on their own timer (gunicorn after 2 s, Node.js and uvicorn after 5 s), and a request nginx sends on one as it closes is lost; nginx retries a GET, a POST gets 502. nginx's default keeps them 60 s. Under load they never idle that long; otherwise a new connection costs one TCP handshake.",
     )
     .inputs(&["workload"])],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {

@@ -136,7 +136,7 @@ pub(super) static SSL_SESSION_CACHE: Rule = Rule {
         "ssl_session_cache",
         "Shared by all workers; one MiB holds about 4000 sessions. Sized for the sessions a day brings when each planned client starts one per five-minute visit, within a 64th of nginx's memory budget.",
     )
-    .inputs(&["clients", "vcpu", "ram"])],
+    .inputs(&["clients", "vcpu", "ram", "other_memory"])],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
         if c.i.tls {
             let arg = format!("shared:SSL:{}m", c.t.session_cache_mib);
@@ -157,7 +157,7 @@ pub(super) static SSL_SESSION_TIMEOUT: Rule = Rule {
             "ssl_session_timeout.cache",
             "How long the session cache holds a session at the planned clients: a longer timeout would only pretend, because the cache evicts older sessions first.",
         )
-        .inputs(&["clients", "ram"]),
+        .inputs(&["clients", "ram", "other_memory"]),
     ],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
         if !c.i.tls {
