@@ -90,17 +90,13 @@ impl Inputs {
                 Msg::of(&texts::HTTP3_TLS),
                 Msg::of(&texts::ACCEPTED_HTTP3_TLS),
             );
-        } else if self.http3 && !versions.has(Feature::Quic) {
-            c.fail(
-                "http3",
-                Msg::with(
-                    &texts::NO_HTTP3,
-                    vec![("version", value(self.nginx_version))],
-                ),
-                Msg::with(
-                    &texts::ACCEPTED_HTTP3_NGINX,
-                    vec![("version", value(Feature::Quic.since()))],
-                ),
+        } else if self.http3 {
+            self.needs(
+                c,
+                versions,
+                ("http3", Feature::Quic),
+                &texts::NO_HTTP3,
+                &texts::ACCEPTED_HTTP3_NGINX,
             );
         }
         if !self.tls && self.listen.iter().any(|l| l.port == 443) {
@@ -228,17 +224,31 @@ impl Inputs {
                 Msg::of(&texts::ACCEPTED_RESOLVE_NAME),
             );
         }
-        if !versions.has(Feature::UpstreamResolve) {
+        let feature = Feature::UpstreamResolve;
+        self.needs(
+            c,
+            versions,
+            (field, feature),
+            &texts::NO_RESOLVE,
+            &texts::ACCEPTED_RESOLVE_NGINX,
+        );
+    }
+
+    /// The input `field` needs nginx's `feature`: refused, with the version it has since,
+    /// where the target version has it not.
+    fn needs(
+        &self,
+        c: &mut Checker,
+        versions: Versions,
+        (field, feature): (&str, Feature),
+        message: &'static crate::rules::Text,
+        accepted: &'static crate::rules::Text,
+    ) {
+        if !versions.has(feature) {
             c.fail(
                 field,
-                Msg::with(
-                    &texts::NO_RESOLVE,
-                    vec![("version", value(self.nginx_version))],
-                ),
-                Msg::with(
-                    &texts::ACCEPTED_RESOLVE_NGINX,
-                    vec![("version", value(Feature::UpstreamResolve.since()))],
-                ),
+                Msg::with(message, vec![("version", value(self.nginx_version))]),
+                Msg::with(accepted, vec![("version", value(feature.since()))]),
             );
         }
     }

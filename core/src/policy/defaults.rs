@@ -293,6 +293,11 @@ pub const NGINX_DEFAULTS: &[StockDefault] = &[
         since: ANY,
     },
     StockDefault {
+        directive: "proxy_read_timeout",
+        value: "60s",
+        since: ANY,
+    },
+    StockDefault {
         directive: "proxy_connect_timeout",
         value: "60s",
         since: ANY,

@@ -170,6 +170,7 @@ pub const NGINX_MODULES: &[(&str, &[&str])] = &[
             "proxy_cache_use_stale",
             "proxy_cache_valid",
             "proxy_connect_timeout",
+            "proxy_read_timeout",
             "proxy_http_version",
             "proxy_no_cache",
             "proxy_pass",

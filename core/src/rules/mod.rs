@@ -487,6 +487,7 @@ pub static RULES: &[&Rule] = &[
     &proxy::PROXY_BUFFERS,
     &proxy::PROXY_BUSY_BUFFERS_SIZE,
     &proxy::PROXY_CONNECT_TIMEOUT,
+    &proxy::PROXY_READ_TIMEOUT,
     &cache::PROXY_CACHE,
     &cache::PROXY_CACHE_KEY,
     &cache::PROXY_CACHE_VALID,

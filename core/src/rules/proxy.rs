@@ -137,6 +137,20 @@ pub(super) static UPSTREAM_KEEPALIVE_TIMEOUT: Rule = Rule {
     }),
 };
 
+pub(super) static PROXY_READ_TIMEOUT: Rule = Rule {
+    name: "proxy_read_timeout",
+    texts: &[Text::new(
+        "omit.proxy_read_timeout",
+        "nginx's 60 s stays: an application that has not answered for a minute gets a 504, not a connection held for long. The same limit closes a WebSocket on which nothing arrives from the application for 60 s; WebSocket servers ping sooner (socket.io every 25 s, the websockets library and Django Channels every 20 s). One that does not needs proxy_read_timeout raised in this location.",
+    )
+    .inputs(&["workload"])],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        if proxies(c) {
+            out.omit(location(c), &PROXY_READ_TIMEOUT.texts[0]);
+        }
+    }),
+};
+
 pub(super) static PROXY_PASS: Rule = Rule {
     name: "proxy_pass",
     texts: &[Text::new(
@@ -390,7 +404,7 @@ pub(super) static PROXY_CONNECT_TIMEOUT: Rule = Rule {
 mod tests {
     use super::UPSTREAM_IDLE;
     use crate::plan::{LocationRole, Scope, ServerRole, TableRole};
-    use crate::rules::testing::{formula, plan, value, values, values_in};
+    use crate::rules::testing::{formula, omitted, plan, value, values, values_in};
 
     #[test]
     fn upstream_servers_and_keepalive() {
@@ -475,6 +489,19 @@ mod tests {
             let p = plan(&format!(r#"{{"workload":"{workload}"}}"#));
             assert!(values_in(&p, Scope::Upstream, "keepalive_timeout").is_empty());
         }
+    }
+
+    #[test]
+    fn the_read_timeout_stays_nginx_s_and_says_why() {
+        for workload in ["proxy", "api", "mixed"] {
+            let p = plan(&format!(r#"{{"workload":"{workload}"}}"#));
+            assert!(omitted(&p, "proxy_read_timeout"), "{workload}");
+            assert!(values(&p, "proxy_read_timeout").is_empty());
+        }
+        assert!(!omitted(
+            &plan(r#"{"workload":"php"}"#),
+            "proxy_read_timeout"
+        ));
     }
 
     #[test]
