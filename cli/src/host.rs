@@ -20,7 +20,7 @@ use std::path::Path;
 use std::process::Command;
 
 use nginx_gen_core::inputs::{PhpVersion, Release};
-use nginx_gen_core::{ByteSize, Inputs, Layout, RawInputs, Version};
+use nginx_gen_core::{ByteSize, Layout, RawInputs, Version};
 
 /// What was found, with where it came from.
 #[derive(Debug, Default)]
@@ -155,18 +155,7 @@ impl Host {
     /// container (the Docker layout, given or a `docker-*` release's) and this machine is
     /// none, its host say. The image's nginx, modules and sites are not this machine's.
     pub fn runs_the_target(&self, given: &RawInputs) -> bool {
-        let release_layout = given
-            .release
-            .as_deref()
-            .and_then(|r| r.parse::<Release>().ok())
-            .and_then(Release::row)
-            .map(|row| row.layout);
-        let layout = given
-            .layout
-            .as_deref()
-            .and_then(|l| l.parse::<Layout>().ok())
-            .or(release_layout);
-        self.container || layout != Some(Layout::Docker)
+        self.container || target_layout(given) != Some(Layout::Docker)
     }
 
     /// The facts used: those `given` (the command line and `--input`) leaves out, and of
@@ -755,6 +744,17 @@ pub fn resolver() -> Option<String> {
     parse_resolv_conf(&fs::read_to_string("/etc/resolv.conf").ok()?)
 }
 
+/// The layout the files are for, as far as `raw` says: the one given, else its release's.
+pub fn target_layout(raw: &RawInputs) -> Option<Layout> {
+    raw.layout
+        .as_deref()
+        .and_then(|l| l.parse::<Layout>().ok())
+        .or_else(|| {
+            let release = raw.release.as_deref()?.parse::<Release>().ok()?;
+            Some(release.row()?.layout)
+        })
+}
+
 /// Whether this machine is a container (`/.dockerenv`, Podman's `/run/.containerenv`).
 pub fn in_container() -> bool {
     Path::new("/.dockerenv").exists() || Path::new("/run/.containerenv").exists()
@@ -767,11 +767,8 @@ pub fn in_container() -> bool {
 /// Inside the container its own `/etc/resolv.conf` is the engine's.
 pub fn needs_host_resolver(raw: &RawInputs, made_in_container: bool) -> bool {
     let asks = raw.ocsp_stapling == Some(true) || raw.upstream_resolve == Some(true);
-    let layout = Inputs::from_raw(raw).map_or_else(
-        |_| raw.layout.as_deref().and_then(|l| l.parse().ok()),
-        |i| Some(i.layout),
-    );
-    asks && raw.resolver.is_none() && (made_in_container || layout != Some(Layout::Docker))
+    asks && raw.resolver.is_none()
+        && (made_in_container || target_layout(raw) != Some(Layout::Docker))
 }
 
 /// `fs.file-max` as the input takes it: values above `u32::MAX` (systemd sets
@@ -801,6 +798,7 @@ pub fn ktls() -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use nginx_gen_core::Inputs;
 
     #[test]
     fn file_max_and_ktls_facts() {

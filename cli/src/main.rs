@@ -145,11 +145,9 @@ fn plan_under(args: &Generate, root: &std::path::Path) -> Result<Plan, Failure> 
     };
     let mut raw = args.raw().over(file);
     if !args.no_detect {
-        raw = detect(raw, root);
-    }
-    if !args.no_detect {
-        let facts = site_facts(&raw);
-        raw = raw.over(facts);
+        let (detected, in_container) = detect(raw, root);
+        let facts = site_facts(&detected, in_container);
+        raw = detected.over(facts);
     }
     let bootstrap_unset = raw.bootstrap.is_none();
     let today = today(args.today.as_deref())?;
@@ -191,11 +189,11 @@ fn today(given: Option<&str>) -> Result<i64, Failure> {
 
 /// What the site needs to know of this host, for the inputs not given: IPv6 (the default
 /// listens are dual stack) and, for OCSP stapling or upstream names, the DNS server.
-fn site_facts(raw: &RawInputs) -> RawInputs {
+fn site_facts(raw: &RawInputs, in_container: bool) -> RawInputs {
     RawInputs {
         listen: host::listen_without_ipv6(raw, nginx_gen::host::ipv6()),
         // Only where it is used, so other commands do not name this host's DNS server.
-        resolver: host::needs_host_resolver(raw, host::in_container())
+        resolver: host::needs_host_resolver(raw, in_container)
             .then(nginx_gen::host::resolver)
             .flatten()
             // A link-local server with a zone (fe80::1%eth0) is no address nginx takes.
@@ -207,8 +205,9 @@ fn site_facts(raw: &RawInputs) -> RawInputs {
 /// Fills in from the host every fact the command line and `--input` leave out: the
 /// machine's size, and the software (nginx and OpenSSL versions, layout, brotli modules,
 /// an existing default server) independently of it, unless the files are for a container
-/// made on its host. Says on stderr what it used.
-fn detect(given: RawInputs, root: &std::path::Path) -> RawInputs {
+/// made on its host. Says on stderr what it used. Returns the inputs and whether this
+/// machine is a container.
+fn detect(given: RawInputs, root: &std::path::Path) -> (RawInputs, bool) {
     let host = Host::detect();
     let software = host.runs_the_target(&given);
     let used = host.used(&given);
@@ -264,7 +263,7 @@ fn detect(given: RawInputs, root: &std::path::Path) -> RawInputs {
         }
     }
     eprintln!("{NOTE}nginx-gen:{NOTE:#} {line}");
-    raw
+    (raw, host.container)
 }
 
 fn generate(args: &Generate) -> Result<(), Failure> {

@@ -603,11 +603,9 @@ pub fn config(
                 ));
                 out.extend(locations(plan, cat, &what, server, r, files.site));
             }
-            None => out.push(Finding::new(
-                "config",
-                what.clone(),
-                "present".into(),
-                "no such server block in the running configuration".into(),
+            None => out.push(absent(
+                what,
+                "server block",
                 reason_for(
                     plan,
                     cat,
@@ -618,10 +616,7 @@ pub fn config(
                     },
                     in_server,
                 ),
-                format!(
-                    "install {} (nginx-gen apply), then nginx -t && nginx -s reload",
-                    files.site
-                ),
+                files.site,
             )),
         }
     }
@@ -658,16 +653,14 @@ fn locations(
                 ));
                 out.extend(locations(plan, cat, &what, location, r, file));
             }
-            None => out.push(Finding::new(
-                "config",
+            None => out.push(absent(
                 what,
-                "present".into(),
-                "no such location in the running configuration".into(),
+                "location",
                 location.children().first().map_or_else(
                     || "nginx-gen writes this location for these inputs".to_owned(),
                     |d| reason_for(plan, cat, &d.name, in_location),
                 ),
-                format!("install {file} (nginx-gen apply), then nginx -t && nginx -s reload"),
+                file,
             )),
         }
     }
@@ -677,9 +670,9 @@ fn locations(
 /// A location's arguments as nginx reads them: its modifier apart from the path, written
 /// together (`=/x`, `~*\.png$`) or not.
 fn location_key(args: &[String]) -> Vec<&str> {
+    const MODIFIERS: [&str; 4] = ["^~", "~*", "=", "~"];
     let mut key = Vec::with_capacity(args.len() + 1);
     for (i, arg) in args.iter().enumerate() {
-        const MODIFIERS: [&str; 4] = ["^~", "~*", "=", "~"];
         let modifier = MODIFIERS.into_iter().find(|m| {
             i == 0
                 && !MODIFIERS.contains(&arg.as_str())
@@ -692,6 +685,19 @@ fn location_key(args: &[String]) -> Vec<&str> {
         }
     }
     key
+}
+
+/// A block of the plan (`what`, a `kind` such as "location") the running configuration
+/// lacks: installing the plan's `file` brings it.
+fn absent(what: String, kind: &str, reason: String, file: &str) -> Finding {
+    Finding::new(
+        "config",
+        what,
+        "present".into(),
+        format!("no such {kind} in the running configuration"),
+        reason,
+        format!("install {file} (nginx-gen apply), then nginx -t && nginx -s reload"),
+    )
 }
 
 /// The `location` blocks directly inside `d`.
@@ -711,14 +717,12 @@ fn upstreams(
     file: &str,
 ) -> Vec<Finding> {
     let in_upstream = |s: Scope| s == Scope::Upstream;
-    let blocks = |ds: &[Directive]| -> Vec<Directive> {
+    let blocks = |ds| {
         block(ds, "http")
             .iter()
             .filter(|d| d.name == "upstream" && d.block.is_some())
-            .cloned()
-            .collect()
     };
-    let have = blocks(running);
+    let have: Vec<&Directive> = blocks(running).collect();
     let mut out = Vec::new();
     for upstream in blocks(planned) {
         let what = format!("upstream {}", upstream.value());
@@ -732,13 +736,11 @@ fn upstreams(
                 r.children(),
                 file,
             )),
-            None => out.push(Finding::new(
-                "config",
+            None => out.push(absent(
                 what,
-                "present".into(),
-                "no such upstream block in the running configuration".into(),
+                "upstream block",
                 reason_for(plan, cat, "server", in_upstream),
-                format!("install {file} (nginx-gen apply), then nginx -t && nginx -s reload"),
+                file,
             )),
         }
     }
@@ -754,7 +756,7 @@ pub fn planned_conf(
     nginx_conf: &str,
     site_path: &str,
     site: &str,
-    host_files: &[(String, Vec<Directive>)],
+    host_files: &[conf::ConfFile],
 ) -> Result<Vec<Directive>, String> {
     let main = conf::parse(nginx_conf).map_err(|e| format!("the plan's nginx.conf, {e}"))?;
     let site = conf::parse(site).map_err(|e| format!("the plan's site file, {e}"))?;

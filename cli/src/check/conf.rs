@@ -151,6 +151,9 @@ pub fn unescape(raw: &str) -> String {
     out
 }
 
+/// A file of a configuration: its path and its directives.
+pub type ConfFile = (String, Vec<Directive>);
+
 /// A directive: its name, arguments and, for a block, its children.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Directive {
@@ -290,17 +293,8 @@ pub fn resolve(path: &str, conf_dir: &str) -> String {
 /// The directives of `main` with every `include` followed by the directives of the files
 /// it names (taken from `files`, in their order), recursively. The `include` stays, with
 /// its path made absolute, so it can be compared too. Includes nest at most 16 deep.
-pub fn expand(
-    main: &[Directive],
-    files: &[(String, Vec<Directive>)],
-    conf_dir: &str,
-) -> Vec<Directive> {
-    fn go(
-        ds: &[Directive],
-        files: &[(String, Vec<Directive>)],
-        dir: &str,
-        depth: u8,
-    ) -> Vec<Directive> {
+pub fn expand(main: &[Directive], files: &[ConfFile], conf_dir: &str) -> Vec<Directive> {
+    fn go(ds: &[Directive], files: &[ConfFile], dir: &str, depth: u8) -> Vec<Directive> {
         let mut out = Vec::new();
         for d in ds {
             if d.name == "include" && d.block.is_none() && d.args.len() == 1 {

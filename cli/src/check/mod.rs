@@ -117,9 +117,6 @@ fn find_master(root: &Path) -> Result<probe::Process, String> {
     Ok(process)
 }
 
-/// A file of the configuration: its path and its directives.
-type ConfFile = (String, Vec<conf::Directive>);
-
 /// The running configuration: `nginx -T` of the master's binary with the file it was
 /// started with, split into files, parsed and its includes expanded. Returns it with the
 /// main file's path and every file, parsed.
@@ -127,7 +124,7 @@ fn running_conf(
     binary: &str,
     prefix: Option<&str>,
     conf_file: Option<&str>,
-) -> Result<(Vec<conf::Directive>, String, Vec<ConfFile>), String> {
+) -> Result<(Vec<conf::Directive>, String, Vec<conf::ConfFile>), String> {
     let dump = probe::nginx_t(binary, prefix, conf_file)?;
     let files = conf::split_dump(&dump);
     let Some((main, _)) = files.first() else {
@@ -148,11 +145,11 @@ fn running_conf(
 /// A file of the running configuration modified after nginx last loaded it (the newest
 /// start of a worker: each reload starts new ones), as a finding: `nginx -T` shows the
 /// files, so what runs may be older than what is compared. One second of slack.
-fn stale(files: &[String], loaded: Option<u64>) -> Option<Finding> {
+fn stale(files: &[conf::ConfFile], loaded: Option<u64>) -> Option<Finding> {
     let loaded = loaded?;
     let (path, at) = files
         .iter()
-        .filter_map(|f| probe::modified_at(f).map(|t| (f, t)))
+        .filter_map(|(f, _)| probe::modified_at(f).map(|t| (f, t)))
         .max_by_key(|(_, t)| *t)?;
     (at > loaded + 1).then(|| {
         Finding::new(
@@ -237,7 +234,7 @@ pub fn run(plan: &Plan, cat: &Catalogue, root: &Path) -> Vec<Finding> {
     let mut findings = Vec::new();
     let files = render::files_in(plan, cat);
     let site_path = plan.site_path();
-    let planned_with = |host_files: &[(String, Vec<conf::Directive>)]| {
+    let planned_with = |host_files: &[conf::ConfFile]| {
         compare::planned_conf(
             &files[0].contents,
             &site_path,
@@ -354,8 +351,7 @@ pub fn run(plan: &Plan, cat: &Catalogue, root: &Path) -> Vec<Finding> {
     });
     match running_conf(&binary, prefix.as_deref(), conf_file.as_deref()) {
         Ok((running, main, host_files)) => {
-            let paths: Vec<String> = host_files.iter().map(|(p, _)| p.clone()).collect();
-            findings.extend(stale(&paths, loaded));
+            findings.extend(stale(&host_files, loaded));
             // The files the plan includes by path (fastcgi_params) as this host has them.
             let planned = planned_with(&host_files).unwrap_or(planned);
             let names = compare::Files {

@@ -207,7 +207,7 @@ pub mod limits {
     /// what the RAM given leaves (`tuning::least_left`).
     pub const OTHER_MEMORY: (ByteSize, ByteSize) = (
         ByteSize::bytes(0),
-        ByteSize::bytes(RAM.1.as_u64() - ByteSize::GIB.as_u64() - ByteSize::mib(128).as_u64()),
+        ByteSize::bytes(RAM.1.as_u64() - crate::tuning::least_left(RAM.1).as_u64()),
     );
     /// `fs.file-max` range (the kernel's minimum is `NR_FILE`, 8192).
     pub const FILE_MAX: (u32, u32) = (1024, u32::MAX);

@@ -36,7 +36,7 @@ pub(super) fn resolves(c: &Ctx, upstream: &Upstream) -> bool {
 }
 
 /// Some application server is looked up again ([`resolves`]).
-fn any_resolves(c: &Ctx) -> bool {
+pub(super) fn any_resolves(c: &Ctx) -> bool {
     c.i.upstreams.iter().any(|u| resolves(c, u))
 }
 

@@ -265,7 +265,7 @@ pub(crate) fn warnings(c: &Ctx) -> Vec<Warning> {
     // container, where Docker's is certain).
     if i.resolver.is_none()
         && i.layout != crate::inputs::Layout::Docker
-        && i.upstreams.iter().any(|u| super::proxy::resolves(c, u))
+        && super::proxy::any_resolves(c)
     {
         warn(
             "resolver_guessed",

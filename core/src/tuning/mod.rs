@@ -207,13 +207,21 @@ fn num(n: impl Into<u64>) -> Term {
 
 /// The memory kept for the system (kernel, sshd, the page cache's minimum): an eighth of
 /// the RAM, 128 MiB to 1 GiB.
-pub fn system_reserve(ram: ByteSize) -> ByteSize {
-    ByteSize::bytes((ram.as_u64() / 8).clamp(ByteSize::mib(128).as_u64(), ByteSize::GIB.as_u64()))
+pub const fn system_reserve(ram: ByteSize) -> ByteSize {
+    let (least, most) = (ByteSize::mib(128).as_u64(), ByteSize::GIB.as_u64());
+    let eighth = ram.as_u64() / 8;
+    ByteSize::bytes(if eighth < least {
+        least
+    } else if eighth > most {
+        most
+    } else {
+        eighth
+    })
 }
 
 /// The least memory the host's other services must leave: the system's reserve and
 /// 128 MiB for nginx (validation holds `--other-memory` to it).
-pub fn least_left(ram: ByteSize) -> ByteSize {
+pub const fn least_left(ram: ByteSize) -> ByteSize {
     ByteSize::bytes(system_reserve(ram).as_u64() + ByteSize::mib(128).as_u64())
 }
 
