@@ -69,15 +69,16 @@ pub enum LocationRole {
 
 impl LocationRole {
     /// Every role, in output order (regular-expression locations are tried in this order:
-    /// hidden files before assets).
+    /// hidden files first, then PHP scripts, whose path info may end like an asset:
+    /// `/remote.php/dav/files/a/photo.jpg` is the script's, not a file on disk).
     pub const ALL: [Self; 8] = [
         Self::Acme,
         Self::Health,
         Self::Hidden,
         Self::Root,
+        Self::Php,
         Self::Assets,
         Self::Media,
-        Self::Php,
         Self::App,
     ];
 
@@ -95,9 +96,10 @@ impl LocationRole {
         match self {
             Self::Acme => &["^~", "/.well-known/acme-challenge/"],
             Self::Health => &["=", "/healthz"],
+            // Up to a script's path info (`/x.php/…`), which names no file on disk.
             Self::Hidden => &[
                 "~",
-                r"/\.(?!well-known/)|\.(?:bak|dist|inc|ini|log|old|orig|save|sql|sw[op])$|~$",
+                r"^(?:(?!\.php/).)*?(?:/\.(?!well-known/)|\.(?:bak|dist|inc|ini|log|old|orig|save|sql|sw[op])$|~$)",
             ],
             Self::Root => &["/"],
             Self::Assets => &[
@@ -105,7 +107,7 @@ impl LocationRole {
                 r"\.(?:css|js|mjs|map|png|jpe?g|gif|ico|svg|webp|avif|woff2?)$",
             ],
             Self::Media => &["~*", r"\.(?:png|jpe?g|gif|ico|webp|avif|woff2?)$"],
-            Self::Php => &["~", r"\.php$"],
+            Self::Php => &["~", r"[^/]\.php(?:/|$)"],
             Self::App => &["@app"],
         }
     }

@@ -1080,14 +1080,14 @@ mod tests {
         )
         .unwrap();
         let without = planned(&plan);
-        // The running configuration has the host's fastcgi_params inside `~ \.php$`.
+        // The running configuration has the host's fastcgi_params in the PHP location.
         assert!(config(&plan, cat, &with, &with, &FILES).is_empty());
         let found = config(&plan, cat, &without, &with, &FILES);
         let subjects: Vec<&str> = found.iter().map(|f| f.subject.as_str()).collect();
         assert_eq!(
             subjects,
-            ["server a.example, location ~ \\.php$: fastcgi_param"],
-            "without the host's file the plan's one parameter is one of three: {found:#?}"
+            ["server a.example, location ~ [^/]\\.php(?:/|$): fastcgi_param"],
+            "without the host's file the plan's three parameters are three of five: {found:#?}"
         );
     }
 

@@ -300,6 +300,15 @@ inputs! {
         note: "only with cache",
         form: Form::at(Section::Workload, 9, Widget::Checkbox),
     }
+    /// A single-page application (static workload): a path that is no file gets the
+    /// root's `index.html`, whose script draws the page; a missing asset stays a 404.
+    spa: bool = bool {
+        flag: Flag::switch("spa"),
+        group: Group::Workload,
+        help: "Single-page application: a path that is no file gets /index.html",
+        note: "static workload",
+        form: Form::at(Section::Workload, 11, Widget::Checkbox),
+    }
     /// Clients reach nginx through a load balancer or CDN.
     behind_lb: bool = bool {
         flag: Flag::switch("behind-lb"),

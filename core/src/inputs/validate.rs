@@ -173,6 +173,13 @@ impl Inputs {
                 Msg::of(&texts::ACCEPTED_CACHE_STATUS),
             );
         }
+        if self.spa && self.workload != super::Workload::Static {
+            c.fail(
+                "spa",
+                Msg::of(&texts::SPA_STATIC),
+                Msg::of(&texts::ACCEPTED_SPA_STATIC),
+            );
+        }
         if self.upstream_resolve {
             self.check_resolve(c, versions);
         }
@@ -515,6 +522,15 @@ mod tests {
             r#"{{"ram":"{ram}","other_memory":"{most}","workload":"php","cache":"micro"}}"#
         );
         crate::Plan::new(&raw(&json).unwrap());
+    }
+
+    #[test]
+    fn a_single_page_application_is_static() {
+        assert!(raw(r#"{"spa":true}"#).unwrap().spa);
+        for workload in ["proxy", "api", "mixed", "php"] {
+            let err = raw(&format!(r#"{{"spa":true,"workload":"{workload}"}}"#)).unwrap_err();
+            assert_eq!(err.0[0].field, "spa", "{workload}");
+        }
     }
 
     #[test]

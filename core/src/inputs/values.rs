@@ -204,7 +204,14 @@ pub struct ServerName(String);
 impl ServerName {
     /// Whether the name is an IP address (clients send no SNI for those).
     pub fn is_ip(&self) -> bool {
-        self.0.parse::<Ip>().is_ok()
+        self.bare().parse::<Ip>().is_ok()
+    }
+    /// An IPv6 address without its brackets; any other name as it is.
+    fn bare(&self) -> &str {
+        let s = self.0.as_str();
+        s.strip_prefix('[')
+            .and_then(|r| r.strip_suffix(']'))
+            .unwrap_or(s)
     }
     /// The name as written in `server_name`.
     pub fn as_str(&self) -> &str {
@@ -212,7 +219,7 @@ impl ServerName {
     }
     /// The name used for the site's file: the name without wildcard, `default` for `_`.
     pub fn file_stem(&self) -> &str {
-        let mut name = self.0.as_str();
+        let mut name = self.bare();
         while let Some(rest) = name.strip_prefix("*.") {
             name = rest;
         }
@@ -250,10 +257,15 @@ impl FromStr for ServerName {
             .strip_prefix("*.")
             .or_else(|| s.strip_prefix('.'))
             .unwrap_or(s);
-        if s == "_" || is_hostname(bare) || s.parse::<Ip>().is_ok() {
-            Ok(Self(s.to_ascii_lowercase()))
-        } else {
-            Err("not a host name")
+        let unbracketed = s.strip_prefix('[').and_then(|r| r.strip_suffix(']'));
+        match unbracketed.unwrap_or(s).parse::<Ip>() {
+            // The Host header carries an IPv6 address in brackets, and nginx matches the
+            // name as it comes: `::1` would never match, `[::1]` does.
+            Ok(ip) if !ip.is_ipv4() => Ok(Self(format!("[{ip}]"))),
+            Ok(ip) if unbracketed.is_none() => Ok(Self(ip.to_string())),
+            Err(()) if s == "_" || is_hostname(bare) => Ok(Self(s.to_ascii_lowercase())),
+            // An IPv4 address in brackets, or anything else.
+            _ => Err("not a host name"),
         }
     }
 }
@@ -524,6 +536,22 @@ impl FromStr for Cidr {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_ipv6_name_is_written_as_the_host_header_carries_it() {
+        for given in ["::1", "[::1]", "0:0:0:0:0:0:0:1"] {
+            let name: ServerName = given.parse().unwrap();
+            assert_eq!((name.as_str(), name.file_stem()), ("[::1]", "::1"));
+            assert!(name.is_ip());
+        }
+        let v6: ServerName = "2001:DB8::A".parse().unwrap();
+        assert_eq!(v6.as_str(), "[2001:db8::a]");
+        let v4: ServerName = "192.0.2.10".parse().unwrap();
+        assert_eq!((v4.as_str(), v4.is_ip()), ("192.0.2.10", true));
+        for bad in ["[192.0.2.10]", "[example.com]", "[::1", "::1]"] {
+            assert!(bad.parse::<ServerName>().is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn hostile_strings_are_rejected() {

@@ -149,7 +149,11 @@ pub const NGINX_MODULES: &[(&str, &[&str])] = &[
     ),
     (
         "https://nginx.org/en/docs/http/ngx_http_rewrite_module.html",
-        &["return"],
+        &["return", "set"],
+    ),
+    (
+        "https://nginx.org/en/docs/http/ngx_http_charset_module.html",
+        &["charset", "charset_types"],
     ),
     (
         "https://nginx.org/en/docs/http/ngx_http_index_module.html",
@@ -195,6 +199,7 @@ pub const NGINX_MODULES: &[(&str, &[&str])] = &[
             "fastcgi_no_cache",
             "fastcgi_param",
             "fastcgi_pass",
+            "fastcgi_split_path_info",
         ],
     ),
     (

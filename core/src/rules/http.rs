@@ -183,16 +183,16 @@ pub(super) static LARGE_CLIENT_HEADER_BUFFERS: Rule = Rule {
     texts: &[
         Text::new(
             "large_client_header_buffers",
-            "API clients send bearer tokens and cookies that outgrow 8 KiB header lines.",
+            "Applications' clients send cookies and bearer tokens that outgrow an 8 KiB header line (nginx answers 400 Request Header Or Cookie Too Large); the larger buffers are taken only by a request whose headers need them.",
         )
         .inputs(&["workload"]),
         Text::new(
             "omit.large_client_header_buffers",
-            "The defaults (1k, growing to 4 × 8k) fit browser requests.",
+            "The defaults (1k, growing to 4 × 8k) fit requests for files.",
         ),
     ],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
-        if c.i.workload == Workload::Api {
+        if c.i.workload.dynamic() {
             out.set(H, &["4", "16k"], &LARGE_CLIENT_HEADER_BUFFERS.texts[0]);
         } else {
             out.omit(H, &LARGE_CLIENT_HEADER_BUFFERS.texts[1]);
@@ -604,12 +604,15 @@ mod tests {
         assert!(omitted(&s, "large_client_header_buffers"));
         let p = plan(r#"{"workload":"proxy"}"#);
         assert_eq!(value(&p, "client_body_buffer_size").as_deref(), Some("16k"));
-        assert!(omitted(&p, "large_client_header_buffers"));
-        let a = plan(r#"{"workload":"api"}"#);
-        assert_eq!(
-            value(&a, "large_client_header_buffers").as_deref(),
-            Some("4 16k")
-        );
+        // An application's cookies and tokens: a 9 KB Cookie line fits.
+        for workload in ["proxy", "api", "mixed", "php"] {
+            let a = plan(&format!(r#"{{"workload":"{workload}"}}"#));
+            assert_eq!(
+                value(&a, "large_client_header_buffers").as_deref(),
+                Some("4 16k"),
+                "{workload}"
+            );
+        }
     }
 
     #[test]

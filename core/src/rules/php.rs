@@ -31,6 +31,33 @@ fn script_setting(c: &Ctx, out: &mut Out, args: &'static [&'static str], text: &
     }
 }
 
+pub(super) static SPLIT_PATH_INFO: Rule = Rule {
+    name: "fastcgi_split_path_info",
+    texts: &[Text::new(
+        "fastcgi_split_path_info",
+        "A path after the script's name (/index.php/route, Nextcloud's /remote.php/dav/…, Moodle's /pluginfile.php/…) runs that script, with the rest as its PATH_INFO.",
+    )],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        script_setting(c, out, &[r"^(.+?\.php)(/.*)$"], &SPLIT_PATH_INFO.texts[0]);
+    }),
+};
+
+pub(super) static PATH_INFO: Rule = Rule {
+    name: "set",
+    texts: &[Text::new(
+        "set.path_info",
+        "The path info, kept before try_files looks the script up: try_files sets the URI to the script's, which empties $fastcgi_path_info.",
+    )],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        script_setting(
+            c,
+            out,
+            &["$path_info", "$fastcgi_path_info"],
+            &PATH_INFO.texts[0],
+        );
+    }),
+};
+
 pub(super) static SCRIPT_EXISTS: Rule = Rule {
     name: "try_files",
     texts: &[Text::new(
@@ -38,7 +65,12 @@ pub(super) static SCRIPT_EXISTS: Rule = Rule {
         "Only a script that exists runs: /uploads/x.jpg/y.php is 404 instead of an upload run as PHP (the path-info attack).",
     )],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
-        script_setting(c, out, &["$uri", "=404"], &SCRIPT_EXISTS.texts[0]);
+        script_setting(
+            c,
+            out,
+            &["$fastcgi_script_name", "=404"],
+            &SCRIPT_EXISTS.texts[0],
+        );
     }),
 };
 
@@ -75,13 +107,26 @@ pub(super) static INCLUDE_PARAMS: Rule = Rule {
 
 pub(super) static SCRIPT_FILENAME: Rule = Rule {
     name: "fastcgi_param",
-    texts: &[Text::new(
-        "fastcgi_param.script_filename",
-        "The script PHP runs, links resolved, so a deploy that switches a link never runs old and new files mixed.",
-    )],
+    texts: &[
+        Text::new(
+            "fastcgi_param.script_filename",
+            "The script PHP runs, links resolved, so a deploy that switches a link never runs old and new files mixed.",
+        ),
+        Text::new(
+            "fastcgi_param.path_info",
+            "The path after the script's name, empty without one.",
+        ),
+        Text::new(
+            "fastcgi_param.document_root",
+            "The document root with links resolved, as in SCRIPT_FILENAME (fastcgi_params passes the link): code that includes files by DOCUMENT_ROOT reads the same release as the script, not the one before a deploy switched the link.",
+        ),
+    ],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        let texts = SCRIPT_FILENAME.texts;
         let args = &["SCRIPT_FILENAME", "$realpath_root$fastcgi_script_name"];
-        script_setting(c, out, args, &SCRIPT_FILENAME.texts[0]);
+        script_setting(c, out, args, &texts[0]);
+        script_setting(c, out, &["PATH_INFO", "$path_info"], &texts[1]);
+        script_setting(c, out, &["DOCUMENT_ROOT", "$realpath_root"], &texts[2]);
     }),
 };
 
@@ -321,7 +366,19 @@ mod tests {
             server: ServerRole::Site,
             location: LocationRole::Php,
         };
-        assert_eq!(values_in(&p, scripts, "try_files"), ["$uri =404"]);
+        assert_eq!(
+            values_in(&p, scripts, "try_files"),
+            ["$fastcgi_script_name =404"]
+        );
+        // The path info is split off the script's name, and kept before try_files.
+        assert_eq!(
+            values_in(&p, scripts, "fastcgi_split_path_info"),
+            [r"^(.+?\.php)(/.*)$"]
+        );
+        assert_eq!(
+            values_in(&p, scripts, "set"),
+            ["$path_info $fastcgi_path_info"]
+        );
         assert_eq!(
             values_in(&p, scripts, "include"),
             ["/etc/nginx/fastcgi_params"]
@@ -332,7 +389,11 @@ mod tests {
         );
         assert_eq!(
             values(&p, "fastcgi_param"),
-            ["SCRIPT_FILENAME $realpath_root$fastcgi_script_name"]
+            [
+                "SCRIPT_FILENAME $realpath_root$fastcgi_script_name",
+                "PATH_INFO $path_info",
+                "DOCUMENT_ROOT $realpath_root",
+            ]
         );
         let rhel = plan(r#"{"workload":"php","layout":"rhel"}"#);
         assert_eq!(
@@ -440,6 +501,8 @@ mod tests {
             values_in(&lb, scripts, "fastcgi_param"),
             [
                 "SCRIPT_FILENAME $realpath_root$fastcgi_script_name",
+                "PATH_INFO $path_info",
+                "DOCUMENT_ROOT $realpath_root",
                 "HTTPS $forwarded_https if_not_empty",
                 "REQUEST_SCHEME $forwarded_scheme",
             ]
@@ -457,7 +520,7 @@ mod tests {
         assert_eq!(values_in(&lb, scheme, "map").len(), 1);
         // No balancer: the connection's own scheme, as fastcgi_params passes it.
         let edge = plan(r#"{"workload":"php"}"#);
-        assert_eq!(values_in(&edge, scripts, "fastcgi_param").len(), 1);
+        assert_eq!(values_in(&edge, scripts, "fastcgi_param").len(), 3);
         assert!(values_in(&edge, https, "map").is_empty());
         assert!(values_in(&edge, scheme, "map").is_empty());
         // nginx on TLS too: its fastcgi_params says HTTPS=on, replaced even when empty.

@@ -123,6 +123,49 @@ pub(super) static ROOT: Rule = Rule {
     }),
 };
 
+pub(super) static CHARSET: Rule = Rule {
+    name: "charset",
+    texts: &[Text::new(
+        "charset",
+        "Text files say they are UTF-8 (Content-Type: text/plain; charset=utf-8). Without it a browser reads a .txt or .css in its locale's legacy encoding and shows non-ASCII characters garbled, and security.txt must carry it (RFC 9116). A response that names its own charset keeps it.",
+    )
+    .inputs(&["workload"])],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        if serves_files(c) {
+            let scope = Scope::Server {
+                server: c.content_server(),
+            };
+            out.set(scope, &["utf-8"], &CHARSET.texts[0]);
+        }
+    }),
+};
+
+pub(super) static CHARSET_TYPES: Rule = Rule {
+    name: "charset_types",
+    texts: &[Text::new(
+        "charset_types",
+        "The types the charset is added to besides HTML: nginx's own list lacks style sheets and JavaScript modules (text/javascript).",
+    )
+    .inputs(&["workload"])],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        if serves_files(c) {
+            let scope = Scope::Server {
+                server: c.content_server(),
+            };
+            let types = &[
+                "text/css",
+                "text/plain",
+                "text/xml",
+                "text/javascript",
+                "application/javascript",
+                "application/rss+xml",
+                "application/atom+xml",
+            ];
+            out.set(scope, types, &CHARSET_TYPES.texts[0]);
+        }
+    }),
+};
+
 pub(super) static INDEX: Rule = Rule {
     name: "index",
     texts: &[
@@ -154,6 +197,11 @@ pub(super) static TRY_FILES: Rule = Rule {
             "nginx already serves the file, the directory's index or 404; try_files would only add a file lookup to every request (measured 5-10% of throughput on small pages).",
         ),
         Text::new(
+            "try_files.spa",
+            "A single-page application's routes (/dashboard, /users/7) are no files: each gets /index.html, whose script draws the page. A directory's own index.html comes first (pre-rendered pages), without the redirect to a trailing slash; a missing script, style or image stays a 404 in the asset location, so a stale page never runs HTML as a script. The price is a file lookup per request.",
+        )
+        .inputs(&["spa", "workload"]),
+        Text::new(
             "try_files.php",
             "Serve the file if it exists, otherwise the directory's index, otherwise the application's index.php with the query.",
         )
@@ -170,11 +218,16 @@ pub(super) static TRY_FILES: Rule = Rule {
                 &["$uri", "${uri}index.html", "@app"],
                 &TRY_FILES.texts[0],
             ),
+            Workload::Static if c.i.spa => out.set(
+                root,
+                &["$uri", "$uri/index.html", "/index.html"],
+                &TRY_FILES.texts[2],
+            ),
             Workload::Static => out.omit(root, &TRY_FILES.texts[1]),
             Workload::Php => out.set(
                 root,
                 &["$uri", "$uri/", "/index.php$is_args$args"],
-                &TRY_FILES.texts[2],
+                &TRY_FILES.texts[3],
             ),
             Workload::Proxy | Workload::Api => {}
         }
@@ -183,16 +236,28 @@ pub(super) static TRY_FILES: Rule = Rule {
 
 pub(super) static HIDDEN: Rule = Rule {
     name: "return",
-    texts: &[Text::new(
-        "return.hidden",
-        "Hidden files (.env, .git/, .htaccess) and editors' and dumps' leftovers (*.bak, *~, *.swp, *.sql) are never served, not even to the application; /.well-known/ stays public. 404 does not confirm they exist.",
-    )],
+    texts: &[
+        Text::new(
+            "return.hidden",
+            "Hidden files (.env, .git/, .htaccess) and editors' and dumps' leftovers (*.bak, *~, *.swp, *.sql) are never served, not even to the application; /.well-known/ stays public. 404 does not confirm they exist.",
+        )
+        .inputs(&["workload"]),
+        Text::new(
+            "omit.return_hidden",
+            "No hidden-file rule: nginx serves no files from disk here, and the application owns every path, such as a Git forge's /repo/src/branch/main/.gitignore or a file store's /files/backup.sql.",
+        )
+        .inputs(&["workload"]),
+    ],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
         let scope = Scope::Location {
             server: c.content_server(),
             location: LocationRole::Hidden,
         };
-        out.set(scope, &["404"], &HIDDEN.texts[0]);
+        if serves_files(c) {
+            out.set(scope, &["404"], &HIDDEN.texts[0]);
+        } else {
+            out.omit(scope, &HIDDEN.texts[1]);
+        }
     }),
 };
 
@@ -308,17 +373,30 @@ pub(super) static ACCESS_LOG_ASSETS: Rule = Rule {
 
 pub(super) static ASSET_FALLBACK: Rule = Rule {
     name: "try_files",
-    texts: &[Text::new(
-        "try_files.assets",
-        "An asset URL with no file on disk (generated images, bundles served by the application) goes to the application instead of 404.",
-    )
-    .inputs(&["workload"])],
+    texts: &[
+        Text::new(
+            "try_files.assets",
+            "An asset URL with no file on disk (generated images, bundles served by the application) goes to the application instead of 404.",
+        )
+        .inputs(&["workload"]),
+        Text::new(
+            "try_files.assets_php",
+            "An asset URL with no file on disk goes to the application's index.php instead of 404: Drupal makes its image styles on the first request, WordPress answers /favicon.ico itself.",
+        )
+        .inputs(&["workload"]),
+    ],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
-        if c.i.workload == Workload::Mixed {
-            // Again for images and fonts: a nested location does not inherit try_files.
-            for scope in [assets(c), media(c)] {
-                out.set(scope, &["$uri", "@app"], &ASSET_FALLBACK.texts[0]);
-            }
+        let (args, text): (&'static [&'static str], _) = match c.i.workload {
+            Workload::Mixed => (&["$uri", "@app"], &ASSET_FALLBACK.texts[0]),
+            Workload::Php => (
+                &["$uri", "/index.php$is_args$args"],
+                &ASSET_FALLBACK.texts[1],
+            ),
+            _ => return,
+        };
+        // Again for images and fonts: a nested location does not inherit try_files.
+        for scope in [assets(c), media(c)] {
+            out.set(scope, args, text);
         }
     }),
 };
@@ -549,16 +627,51 @@ mod tests {
     }
 
     #[test]
-    fn hidden_files_are_404_in_every_workload() {
-        for workload in ["static", "proxy", "api", "mixed"] {
+    fn hidden_files_are_404_where_files_are_served() {
+        let hidden = at(ServerRole::Site, LocationRole::Hidden);
+        for workload in ["static", "mixed", "php"] {
             let p = plan(&format!(r#"{{"workload":"{workload}"}}"#));
-            assert_eq!(
-                values_in(&p, at(ServerRole::Site, LocationRole::Hidden), "return"),
-                ["404"]
-            );
+            assert_eq!(values_in(&p, hidden, "return"), ["404"], "{workload}");
+        }
+        // The application's own paths are its to answer.
+        for workload in ["proxy", "api"] {
+            let p = plan(&format!(r#"{{"workload":"{workload}"}}"#));
+            assert!(p.in_scope(hidden).next().is_none(), "{workload}");
+            assert!(omitted(&p, "return"), "{workload}");
         }
         let re = LocationRole::Hidden.matcher()[1];
         assert!(re.contains("(?!well-known/)"), "{re}");
+        // A script's path info names no file: the rule stops at `.php/`.
+        assert!(re.starts_with(r"^(?:(?!\.php/).)*?"), "{re}");
+    }
+
+    #[test]
+    fn text_files_say_utf_8_where_files_are_served() {
+        for workload in ["static", "mixed", "php"] {
+            let p = plan(&format!(r#"{{"workload":"{workload}"}}"#));
+            assert_eq!(values_in(&p, SITE, "charset"), ["utf-8"], "{workload}");
+            let types = values_in(&p, SITE, "charset_types");
+            assert!(types[0].starts_with("text/css text/plain"), "{types:?}");
+        }
+        // An application's responses are its own.
+        for workload in ["proxy", "api"] {
+            let p = plan(&format!(r#"{{"workload":"{workload}"}}"#));
+            assert!(values(&p, "charset").is_empty(), "{workload}");
+        }
+    }
+
+    #[test]
+    fn a_single_page_application_gets_its_index_for_routes() {
+        let root = at(ServerRole::Site, LocationRole::Root);
+        let spa = plan(r#"{"workload":"static","spa":true}"#);
+        assert_eq!(
+            values_in(&spa, root, "try_files"),
+            ["$uri $uri/index.html /index.html"]
+        );
+        // Missing assets stay 404: their location has no fallback.
+        let assets = at(ServerRole::Site, LocationRole::Assets);
+        assert!(values_in(&spa, assets, "try_files").is_empty());
+        assert!(omitted(&plan(r#"{"workload":"static"}"#), "try_files"));
     }
 
     #[test]
@@ -606,6 +719,12 @@ mod tests {
         // try_files is not inherited: the mixed workload's fallback is written again.
         let m = plan(r#"{"workload":"mixed"}"#);
         assert_eq!(values_in(&m, media, "try_files"), ["$uri @app"]);
+        // PHP's missing assets go to its front controller.
+        let php = plan(r#"{"workload":"php"}"#);
+        assert_eq!(
+            values_in(&php, media, "try_files"),
+            ["$uri /index.php$is_args$args"]
+        );
         let p = plan(r#"{"workload":"proxy"}"#);
         assert!(p.in_scope(media).next().is_none());
     }

@@ -88,6 +88,8 @@ pub(crate) fn grid() -> Vec<Plan> {
                                         && workload != "static"
                                         && workload != "php",
                                 ),
+                                // A single-page application, where it is static.
+                                spa: Some(workload == "static" && tls),
                                 rate_limit: Some(layout != "debian"),
                                 limit_paths: (layout == "rhel")
                                     .then(|| vec!["/login".into(), "/api/".into()]),

@@ -228,10 +228,8 @@ fn acme_token_over_http(ctx: &Ctx) -> Result<(), String> {
             308,
             &format!("http://{name}{path}"),
         )?;
-        let want = format!(
-            "https://{name}{}{path}",
-            port_suffix(ctx.tree.tls_port, 443)
-        );
+        // An IPv6 name in brackets, as in the URL the client asked for.
+        let want = Ctx::url("https", name, ctx.tree.tls_port, path);
         expect(resp.header("location") == Some(want.as_str()), || {
             format!(
                 "http://{name}{path}: Location {:?}, want {want:?}",
@@ -352,16 +350,102 @@ fn hidden_and_backup_files(ctx: &Ctx) -> Result<(), String> {
     Ok(())
 }
 
-fn content_types(ctx: &Ctx) -> Result<(), String> {
-    for (path, ok) in [
-        ("/m.mjs", &["text/javascript", "application/javascript"][..]),
-        ("/site.webmanifest", &["application/manifest+json"][..]),
+/// A single-page application: its routes, which are no files, get the root's index.html
+/// (revalidated on every visit, as every page); a directory's own index.html comes first;
+/// a missing script, style or image is 404, never the page sent as one.
+fn spa_routes_get_the_index(ctx: &Ctx) -> Result<(), String> {
+    crate::php::write(
+        ctx,
+        "/docs/index.html",
+        "<!doctype html><title>docs</title>\n",
+    )?;
+    let index = std::fs::read_to_string(Path::new(ctx.tree.root).join("index.html"))
+        .map_err(|e| e.to_string())?;
+    for (path, body) in [
+        ("/dashboard", index.as_str()),
+        ("/users/7/settings?tab=keys", index.as_str()),
+        ("/docs", "<!doctype html><title>docs</title>\n"),
+        ("/docs/", "<!doctype html><title>docs</title>\n"),
     ] {
         let resp = status(ctx, &ctx.site(path), 200, path)?;
         let ct = resp.header("content-type").unwrap_or("");
-        let base = ct.split(';').next().unwrap_or("").trim();
-        expect(ok.contains(&base), || {
-            format!("{path}: Content-Type {ct:?}, want {}", ok.join(" or "))
+        let cc = resp.header("cache-control").unwrap_or("");
+        expect(
+            resp.text() == body && ct.starts_with("text/html") && cc == "no-cache",
+            || {
+                format!(
+                    "{path}: want the page «{}» as text/html with Cache-Control: no-cache, got «{}» as {ct:?} with {cc:?}",
+                    body.trim_end(),
+                    resp.text().trim_end()
+                )
+            },
+        )?;
+    }
+    for path in ["/assets/missing.js", "/missing.css", "/gone.png"] {
+        status(ctx, &ctx.site(path), 404, path)?;
+    }
+    status(ctx, &ctx.site("/app.js"), 200, "/app.js").map(|_| ())
+}
+
+/// Paths of a Git forge, a file store or a log viewer that look like hidden files or
+/// leftovers: in the proxied workloads they are the application's to answer.
+pub const APP_DOTTED: &[&str] = &[
+    "/alice/repo/src/branch/main/.gitignore",
+    "/alice/repo/raw/branch/main/.github/workflows/ci.yml",
+    "/files/alice/backup.sql",
+    "/api/jobs/42/output.log",
+    "/.env",
+];
+
+/// Where nginx serves no files, the application answers every path, dotted ones too.
+fn app_owns_dotted_paths(ctx: &Ctx) -> Result<(), String> {
+    for path in APP_DOTTED {
+        let v = echo(&ctx.send(&ctx.site(path)), path)?;
+        expect(v["path"] == *path, || {
+            format!("{path}: the app saw {}", v["path"])
+        })?;
+    }
+    Ok(())
+}
+
+/// The content type of each file, and UTF-8 named for text (a browser reads unlabelled
+/// text in its locale's legacy encoding; RFC 9116 asks it of security.txt).
+fn content_types(ctx: &Ctx) -> Result<(), String> {
+    for (path, ok, charset) in [
+        (
+            "/m.mjs",
+            &["text/javascript", "application/javascript"][..],
+            true,
+        ),
+        (
+            "/site.webmanifest",
+            &["application/manifest+json"][..],
+            false,
+        ),
+        ("/.well-known/security.txt", &["text/plain"][..], true),
+        ("/index.html", &["text/html"][..], true),
+        (
+            "/app.js",
+            &["application/javascript", "text/javascript"][..],
+            true,
+        ),
+        ("/exists.png", &["image/png"][..], false),
+    ] {
+        let resp = status(ctx, &ctx.site(path), 200, path)?;
+        let ct = resp.header("content-type").unwrap_or("");
+        let mut parts = ct.split(';').map(str::trim);
+        let base = parts.next().unwrap_or("");
+        let named = parts.any(|p| p.eq_ignore_ascii_case("charset=utf-8"));
+        expect(ok.contains(&base) && named == charset, || {
+            let want = if charset {
+                "; charset=utf-8"
+            } else {
+                " without a charset"
+            };
+            format!(
+                "{path}: Content-Type {ct:?}, want {}{want}",
+                ok.join(" or ")
+            )
         })?;
     }
     Ok(())
@@ -643,8 +727,14 @@ fn site_headers(ctx: &Ctx) -> Result<(), String> {
     let own = !ctx.tree.has_app();
     if own {
         let page = status(ctx, &ctx.site("/"), 200, "/")?;
-        let missing = status(ctx, &ctx.site("/no-such-page"), 404, "/no-such-page")?;
-        for (what, resp) in [("/", &page), ("/no-such-page (404)", &missing)] {
+        // A single-page application's missing page is its index: a missing style is 404.
+        let gone = if ctx.tree.spa() {
+            "/no-such.css"
+        } else {
+            "/no-such-page"
+        };
+        let missing = status(ctx, &ctx.site(gone), 404, gone)?;
+        for (what, resp) in [("/", &page), ("a missing file (404)", &missing)] {
             let frame = resp.header_values("x-frame-options");
             expect(frame == ["SAMEORIGIN"], || {
                 format!(
@@ -1052,16 +1142,21 @@ fn catch_all_name(ctx: &Ctx) -> Result<(), String> {
     Ok(())
 }
 
+/// The site named by its addresses: IPv4, and IPv6, whose Host header carries it in
+/// brackets (`--server-name ::1` is matched as `[::1]`).
 fn ip_server_name(ctx: &Ctx) -> Result<(), String> {
-    let url = Ctx::url("https", "127.0.0.1", ctx.tree.tls_port, "/");
-    let resp = ctx.send(&Req::new(url).arg("-k"));
-    expect(resp.exit == 0 && resp.status == 200, || {
-        format!("https://127.0.0.1/ without SNI: {}", resp.summary())
-    })?;
-    expect(
-        !ctx.tree.has_app() || resp.header(APP_HEADER).is_some(),
-        || "answered, but not by the site's app".to_string(),
-    )
+    for addr in ["127.0.0.1", "::1"] {
+        let url = Ctx::url("https", addr, ctx.tree.tls_port, "/");
+        let resp = ctx.send(&Req::new(url.clone()).arg("-k"));
+        expect(resp.exit == 0 && resp.status == 200, || {
+            format!("{url} without SNI: {}", resp.summary())
+        })?;
+        expect(
+            !ctx.tree.has_app() || resp.header(APP_HEADER).is_some(),
+            || format!("{url}: answered, but not by the site's app"),
+        )?;
+    }
+    Ok(())
 }
 
 fn long_server_name(ctx: &Ctx) -> Result<(), String> {
@@ -1461,8 +1556,18 @@ pub fn all() -> Vec<Behaviour> {
         },
         Behaviour {
             name: "hidden_and_backup_files",
-            applies: any,
+            applies: |t| !matches!(t.workload, "proxy" | "api"),
             run: hidden_and_backup_files,
+        },
+        Behaviour {
+            name: "spa_routes_get_the_index",
+            applies: Tree::spa,
+            run: spa_routes_get_the_index,
+        },
+        Behaviour {
+            name: "app_owns_dotted_paths",
+            applies: |t| matches!(t.workload, "proxy" | "api"),
+            run: app_owns_dotted_paths,
         },
         Behaviour {
             name: "content_types",
@@ -1661,8 +1766,8 @@ mod tests {
         assert_eq!(names.len(), all.len());
         assert_eq!(
             all.len(),
-            61,
-            "the 22 behaviours of issue 11, 21 of issue 14, 15 of issue 12 and three since"
+            66,
+            "the 22 behaviours of issue 11, 21 of issue 14, 15 of issue 12 and eight since"
         );
     }
 

@@ -130,6 +130,11 @@ impl Tree {
         matches!(self.workload, "static" | "mixed")
     }
 
+    /// A single-page application (`--spa`): a path that is no file gets `/index.html`.
+    pub fn spa(&self) -> bool {
+        self.extra.iter().any(|a| a == "--spa")
+    }
+
     /// HTTPS is served (a bootstrap tree serves HTTP only).
     pub fn serves_tls(&self) -> bool {
         self.tls.is_some() && self.special != Special::Bootstrap
@@ -316,12 +321,16 @@ pub fn trees() -> Vec<Tree> {
     huge.layout = "nginx-org";
     huge.root = "/usr/share/nginx/html";
     t.push(huge);
-    t.push(Tree::new("catch-all", "static", "_").special(Special::CatchAll));
     t.push(
-        Tree::new("ip-name-tls", "proxy", "127.0.0.1")
-            .tls("intermediate")
-            .special(Special::IpName),
+        Tree::new("static-spa", "static", "spa.test")
+            .extra(&["--spa", "--vcpu", "2", "--ram", "2G"]),
     );
+    t.push(Tree::new("catch-all", "static", "_").special(Special::CatchAll));
+    let mut ip = Tree::new("ip-name-tls", "proxy", "127.0.0.1")
+        .tls("intermediate")
+        .special(Special::IpName);
+    ip.names.push("::1".into());
+    t.push(ip);
     t.push(Tree::new("long-name", "static", LONG_NAME).special(Special::LongName));
     t.push(
         Tree::new("bootstrap", "proxy", "boot.test")

@@ -29,6 +29,10 @@ const SCHEME_PAGE: &str = "/scheme.php";
 const UPLOAD_PAGE: &str = "/upload.php";
 /// A page that sets its own `X-Frame-Options`, as blogs' and shops' admin pages do.
 const FRAMED: &str = "/framed.php";
+/// Echoes its `SCRIPT_NAME` and `PATH_INFO`.
+const INFO_PAGE: &str = "/info.php";
+/// Echoes its `DOCUMENT_ROOT` and its own file.
+const DOCROOT_PAGE: &str = "/docroot.php";
 /// How long one request keeps a child busy in the load tests, and the memory it fills
 /// meanwhile (an application's request, well under the default 64M of a child).
 const BUSY_MS: u32 = 50;
@@ -62,6 +66,21 @@ pub fn all() -> Vec<Behaviour> {
             name: "php_path_info_attack_404",
             applies: php,
             run: path_info_attack_404,
+        },
+        Behaviour {
+            name: "php_path_info_runs_the_script",
+            applies: php,
+            run: path_info_runs_the_script,
+        },
+        Behaviour {
+            name: "php_missing_asset_to_index",
+            applies: php,
+            run: missing_asset_to_index,
+        },
+        Behaviour {
+            name: "php_document_root_follows_the_link",
+            applies: php,
+            run: document_root_follows_the_link,
         },
         Behaviour {
             name: "php_load_no_max_children_warning",
@@ -284,6 +303,16 @@ fn write_page_files(ctx: &Ctx) -> Result<(), String> {
         ctx,
         UPLOAD_PAGE,
         "<?php $f = $_FILES['f'] ?? null; echo $f === null ? 'no file' : 'error ' . $f['error'] . ' size ' . $f['size'];\n",
+    )?;
+    write(
+        ctx,
+        INFO_PAGE,
+        "<?php echo 'info ' . $_SERVER['SCRIPT_NAME'] . ' ' . (($_SERVER['PATH_INFO'] ?? '') ?: '-');\n",
+    )?;
+    write(
+        ctx,
+        DOCROOT_PAGE,
+        "<?php echo $_SERVER['DOCUMENT_ROOT'] . ' ' . __FILE__;\n",
     )?;
     write(ctx, UPLOAD, &format!("<?php echo '{UPLOAD_MARK}'; ?>\n"))
 }
@@ -529,6 +558,101 @@ fn path_info_attack_404(ctx: &Ctx) -> Result<(), String> {
             )
         },
     )
+}
+
+/// A path after the script's name runs that script with the rest as `PATH_INFO`
+/// (Nextcloud's `/remote.php/dav/…`, Moodle's `/pluginfile.php/…`), also where the rest
+/// ends like an asset or a hidden file, which names no file on disk.
+fn path_info_runs_the_script(ctx: &Ctx) -> Result<(), String> {
+    write_pages(ctx)?;
+    let _fpm = Fpm::start(ctx)?;
+    for (path, info) in [
+        (INFO_PAGE.to_string(), "-"),
+        (format!("{INFO_PAGE}/dav/files/alice"), "/dav/files/alice"),
+        (
+            format!("{INFO_PAGE}/files/alice/photo.jpg"),
+            "/files/alice/photo.jpg",
+        ),
+        (
+            format!("{INFO_PAGE}/files/alice/.gitignore"),
+            "/files/alice/.gitignore",
+        ),
+        (
+            format!("{INFO_PAGE}/files/backup.sql?x=1"),
+            "/files/backup.sql",
+        ),
+        (format!("{INFO_PAGE}/a%20b/c"), "/a b/c"),
+    ] {
+        let resp = ctx.send(&ctx.site(&path));
+        let want = format!("info {INFO_PAGE} {info}");
+        expect(
+            resp.exit == 0 && resp.status == 200 && resp.text() == want,
+            || {
+                format!(
+                    "{path}: want 200 «{want}», got {} «{}»",
+                    resp.summary(),
+                    resp.text().chars().take(200).collect::<String>()
+                )
+            },
+        )?;
+    }
+    Ok(())
+}
+
+/// An asset URL with no file on disk reaches the front controller (Drupal makes image
+/// styles on their first request); one that exists is the file, from nginx.
+fn missing_asset_to_index(ctx: &Ctx) -> Result<(), String> {
+    write_pages(ctx)?;
+    let _fpm = Fpm::start(ctx)?;
+    for path in [
+        "/sites/default/files/styles/thumbnail/photo.jpg?q=style",
+        "/generated/app.css?q=style",
+    ] {
+        let resp = ctx.send(&ctx.site(path));
+        let want = format!("{RAN} /index.php style");
+        expect(
+            resp.exit == 0 && resp.status == 200 && resp.text() == want,
+            || {
+                format!(
+                    "{path}: want 200 «{want}», got {} «{}»",
+                    resp.summary(),
+                    resp.text()
+                )
+            },
+        )?;
+    }
+    let resp = ctx.send(&ctx.site("/app.js"));
+    expect(
+        resp.status == 200 && resp.text().contains("served from app.js"),
+        || format!("/app.js: want the file, got {}", resp.summary()),
+    )
+}
+
+/// A deploy that switches the document root's link: PHP hears of the release the script
+/// is in (`DOCUMENT_ROOT` with links resolved, as `SCRIPT_FILENAME`), so code that
+/// includes files by `DOCUMENT_ROOT` never mixes two releases.
+fn document_root_follows_the_link(ctx: &Ctx) -> Result<(), String> {
+    write_pages(ctx)?;
+    let _fpm = Fpm::start(ctx)?;
+    let root = Path::new(ctx.tree.root);
+    let release = root.with_file_name("release-b");
+    std::fs::rename(root, &release).map_err(|e| format!("rename {}: {e}", root.display()))?;
+    let linked = std::os::unix::fs::symlink("release-b", root)
+        .map_err(|e| format!("symlink {}: {e}", root.display()))
+        .map(|()| ctx.send(&ctx.site(DOCROOT_PAGE)));
+    // Back as it was for the tree's other behaviours, whatever the answer.
+    let _ = std::fs::remove_file(root);
+    std::fs::rename(&release, root).map_err(|e| format!("rename back: {e}"))?;
+    let resp = linked?;
+    let want = format!("{0} {0}{DOCROOT_PAGE}", release.display());
+    expect(resp.status == 200 && resp.text() == want, || {
+        format!(
+            "{DOCROOT_PAGE} through the link {}: want «{want}», got {} «{}»",
+            root.display(),
+            resp.summary(),
+            resp.text()
+        )
+    })
 }
 
 /// wrk at the planned concurrency (`max_children` − max spare connections, each request

@@ -344,6 +344,8 @@ pub fn raw_inputs(
             cdn: Some(if addr == 1 { "cloudflare" } else { "none" }.into()),
             proxy_protocol: Some(addr == 2 && !behind_lb && !http3),
             upstream_resolve: Some(resolve),
+            // A single-page application, on every other static tree.
+            spa: Some(workload == "static" && text_numbers),
             // Rate limits with every address source but one.
             rate_limit: Some(addr != 0 || behind_lb),
             // Stricter paths with and without the general limits.
