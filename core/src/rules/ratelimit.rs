@@ -454,6 +454,18 @@ mod tests {
             ["zone=req_client burst=60 nodelay"]
         );
         assert!(values_in(&tls, site, "limit_req").is_empty());
+        // A proxied application serves its pages' assets too: a page's rate, and its
+        // requests in flight at once over HTTP/2, four clients to an address.
+        let proxy = plan(r#"{"rate_limit":true,"workload":"proxy","vcpu":2,"ram":"2G"}"#);
+        assert_eq!(
+            values_in(&proxy, site, "limit_req"),
+            ["zone=req_client burst=60 nodelay"]
+        );
+        assert_eq!(values_in(&proxy, site, "limit_conn"), ["conn_client 128"]);
+        assert_eq!(
+            crate::rules::testing::formula(&proxy, "limit_conn"),
+            "32 requests in flight each × 4 clients per address = 128"
+        );
     }
 
     #[test]

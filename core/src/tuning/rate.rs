@@ -13,6 +13,10 @@ pub struct ClientProfile {
     pub connections: u32,
     /// Requests per second each of them sends at most while a page or a batch loads.
     pub requests_per_connection: u32,
+    /// Requests one client has in flight at once, counted by `limit_conn`: one on each
+    /// connection, or, where a page's assets reach the application, the page's requests
+    /// at once over one HTTP/2 connection.
+    pub in_flight: u32,
 }
 
 impl ClientProfile {
@@ -25,21 +29,37 @@ impl ClientProfile {
             Workload::Static | Workload::Mixed => Self {
                 connections: 6,
                 requests_per_connection: 5,
+                in_flight: 6,
             },
-            // Pages from an application (proxied or PHP): fewer, slower requests.
-            Workload::Proxy | Workload::Php => Self {
+            // Every request reaches the application, the page's scripts, styles and
+            // images too (a Next.js page asks for dozens of chunks at once): a page's
+            // rate, and over HTTP/2 its requests in flight together (at 6 × 2 r/s and 24
+            // at once, 40 parallel chunk requests of one page got 16 × 429).
+            Workload::Proxy => Self {
+                connections: 6,
+                requests_per_connection: 5,
+                in_flight: PAGE_IN_FLIGHT,
+            },
+            // Pages from PHP, whose assets are files on disk: fewer, slower requests.
+            Workload::Php => Self {
                 connections: 6,
                 requests_per_connection: 2,
+                in_flight: 6,
             },
             // A client library's pool.
             Workload::Api => Self {
                 connections: 2,
                 requests_per_connection: 5,
+                in_flight: 2,
             },
         }
     }
 }
 
+/// Requests a browser has in flight at once while a page loads its assets from the
+/// application over one HTTP/2 connection (the HTTP Archive's median page asks for about
+/// 20 scripts and 70 resources in all, not all of them at once or from one host).
+pub const PAGE_IN_FLIGHT: u32 = 32;
 /// Bytes of one `limit_req` state on a 64-bit nginx (the module's docs: 128 bytes).
 pub const REQ_STATE_BYTES: u64 = 128;
 /// Bytes of one `limit_conn` state on a 64-bit nginx (64 bytes).
@@ -103,9 +123,12 @@ impl RateLimits {
             .label("connections each")
             .times(num(p.requests_per_connection).label("requests a second each"));
         let burst = rate.clone().times(num(BURST_SECONDS).label("s"));
-        let conn = num(p.connections)
-            .label("connections each")
-            .times(num(CLIENTS_PER_ADDRESS).label("clients per address"));
+        let in_flight = if p.in_flight == p.connections {
+            num(p.connections).label("connections each")
+        } else {
+            num(p.in_flight).label("requests in flight each")
+        };
+        let conn = in_flight.times(num(CLIENTS_PER_ADDRESS).label("clients per address"));
         Self {
             req_zone_mib: req_zone.value() >> 20,
             conn_zone_mib: conn_zone.value() >> 20,

@@ -1766,8 +1766,8 @@ mod tests {
         assert_eq!(names.len(), all.len());
         assert_eq!(
             all.len(),
-            66,
-            "the 22 behaviours of issue 11, 21 of issue 14, 15 of issue 12 and eight since"
+            67,
+            "the 22 behaviours of issue 11, 21 of issue 14, 15 of issue 12 and nine since"
         );
     }
 

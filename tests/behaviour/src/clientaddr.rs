@@ -12,6 +12,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::behaviours::{Behaviour, Ctx, echo, expect, expect_header, logged};
+use crate::client::Resp;
 use crate::grid::{OTHER_ADDR, Special, Tree};
 
 /// An address of Cloudflare's first published IPv4 range, on the namespace's `lo`.
@@ -21,6 +22,9 @@ pub const CDN_TREE: &str = "addr-cdn-limits";
 pub const PP_TREE: &str = "addr-proxy-protocol";
 pub const STATIC_TREE: &str = "addr-static-limits";
 pub const MIXED_TREE: &str = "addr-mixed-limits";
+pub const PROXY_TREE: &str = "addr-proxy-limits";
+/// Requests of one page that reach a proxied application at once (a Next.js page's chunks).
+const PAGE_REQUESTS: usize = 40;
 
 /// The trees: the API behind Cloudflare with rate limits; a static and a mixed site with
 /// rate limits; a proxy behind an L4 balancer (the balancer is 127.0.0.1, the only trusted
@@ -42,6 +46,9 @@ pub fn trees() -> Vec<Tree> {
         Tree::new(MIXED_TREE, "mixed", "mixed-limits.test")
             .special(Special::Own)
             .extra(&["--rate-limit"]),
+        Tree::new(PROXY_TREE, "proxy", "proxy-limits.test")
+            .special(Special::Own)
+            .extra(&["--rate-limit", "--vcpu", "2", "--ram", "2G"]),
         Tree::new(PP_TREE, "proxy", "pp.test")
             .special(Special::Own)
             .extra(&[
@@ -474,6 +481,31 @@ fn app_assets_counted(ctx: &Ctx) -> Result<(), String> {
     })
 }
 
+/// A page whose scripts the proxied application serves loads whole: its 40 chunk
+/// requests from one client, all in flight together (each takes the app 600 ms), are
+/// answered 200. At a rate for pages alone (burst 24, 24 at once) 16 of them got 429.
+fn page_from_the_app_loads_whole(ctx: &Ctx) -> Result<(), String> {
+    drained()?;
+    let codes: Vec<Resp> = std::thread::scope(|s| {
+        let threads: Vec<_> = (0..PAGE_REQUESTS)
+            .map(|i| s.spawn(move || ctx.send(&ctx.site(&format!("/slow/chunk-{i}.js")))))
+            .collect();
+        threads.into_iter().filter_map(|t| t.join().ok()).collect()
+    });
+    let refused: Vec<String> = codes
+        .iter()
+        .filter(|r| r.status != 200)
+        .map(Resp::summary)
+        .collect();
+    expect(codes.len() == PAGE_REQUESTS && refused.is_empty(), || {
+        format!(
+            "{} of {PAGE_REQUESTS} chunk requests of one page at once were not answered 200: {}",
+            PAGE_REQUESTS - (codes.len() - refused.len()),
+            refused.first().map_or("", String::as_str)
+        )
+    })
+}
+
 /// Cloudflare sends requests on an idle connection to the origin for up to 900 s: one
 /// request from its edge, 32 s of silence, then a second on the same connection must be
 /// answered. At `keepalive_timeout 30s` nginx had closed it, and Cloudflare answers a
@@ -566,6 +598,11 @@ pub fn all() -> Vec<Behaviour> {
             name: "limit_path_stricter",
             applies: |t| t.id == CDN_TREE,
             run: limit_path_stricter,
+        },
+        Behaviour {
+            name: "page_from_the_app_loads_whole",
+            applies: |t| t.id == PROXY_TREE,
+            run: page_from_the_app_loads_whole,
         },
         Behaviour {
             name: "proxy_protocol_client_address",
