@@ -278,12 +278,30 @@ pub(super) static CONNECTION: Rule = Rule {
 
 pub(super) static HOST: Rule = Rule {
     name: "proxy_set_header",
-    texts: &[Text::new(
-        "proxy_set_header.host",
-        "The requested host name, as nginx validated it ($http_host could be spoofed).",
-    )],
+    texts: &[
+        Text::new(
+            "proxy_set_header.host",
+            "The requested host name, as nginx validated it ($http_host could be spoofed).",
+        ),
+        Text::new(
+            "proxy_set_header.host_port",
+            "The requested host name, as nginx validated it ($http_host could be spoofed), with the port the client connected to: on a port other than the scheme's own, an application that builds an absolute URL (a redirect after sign-in) would otherwise send the client to port 80 or 443.",
+        )
+        .inputs(&["tls_port", "listen", "behind_lb", "cdn"]),
+    ],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
-        header(c, out, &["Host", "$host"], &HOST.texts[0]);
+        // Behind a balancer, its own port is the client's, which nginx does not know.
+        let own_port = |p: u16| p == if c.i.tls { 443 } else { 80 };
+        let ports: Vec<u16> = if c.i.tls {
+            vec![c.i.tls_port]
+        } else {
+            c.i.listen.iter().map(|l| l.port).collect()
+        };
+        if c.i.forwarded() || ports.into_iter().all(own_port) {
+            header(c, out, &["Host", "$host"], &HOST.texts[0]);
+        } else {
+            header(c, out, &["Host", "$host:$server_port"], &HOST.texts[1]);
+        }
     }),
 };
 
@@ -568,6 +586,27 @@ mod tests {
             ]
         );
         assert_eq!(values(&p, "map").len(), 1);
+    }
+
+    #[test]
+    fn a_port_other_than_the_scheme_s_own_reaches_the_application_in_host() {
+        let host = |json: &str| {
+            values(&plan(json), "proxy_set_header")
+                .into_iter()
+                .find(|h| h.starts_with("Host "))
+                .unwrap()
+        };
+        assert_eq!(host(r#"{"workload":"proxy","tls":true}"#), "Host $host");
+        for json in [
+            r#"{"workload":"proxy","tls":true,"tls_port":8443}"#,
+            r#"{"workload":"mixed","listen":["8080"]}"#,
+            r#"{"workload":"api","listen":["80","8080"]}"#,
+        ] {
+            assert_eq!(host(json), "Host $host:$server_port", "{json}");
+        }
+        // Behind a balancer the client's port is the balancer's, which nginx does not know.
+        let lb = r#"{"workload":"proxy","listen":["8080"],"behind_lb":true}"#;
+        assert_eq!(host(lb), "Host $host");
     }
 
     #[test]

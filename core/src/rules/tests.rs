@@ -88,6 +88,8 @@ pub(crate) fn grid() -> Vec<Plan> {
                                         && workload != "static"
                                         && workload != "php",
                                 ),
+                                // A port other than HTTPS's own, at the edge.
+                                tls_port: (tls && layout == "docker").then(|| 8443u32.into()),
                                 // A single-page application, where it is static.
                                 spa: Some(workload == "static" && tls),
                                 rate_limit: Some(layout != "debian"),

@@ -536,7 +536,19 @@ fn forwarded_headers_edge(ctx: &Ctx) -> Result<(), String> {
     expect_header(&v, "x-forwarded-for", "127.0.0.1", "edge")?;
     expect_header(&v, "x-real-ip", "127.0.0.1", "edge")?;
     expect_header(&v, "x-forwarded-proto", ctx.scheme(), "edge")?;
-    expect_header(&v, "host", ctx.tree.host(), "edge")
+    // With the port the client connected to, where it is not the scheme's own: the
+    // application's absolute URLs (a redirect after sign-in) keep it.
+    let (port, own) = if ctx.tree.serves_tls() {
+        (ctx.tree.tls_port, 443)
+    } else {
+        (80, 80)
+    };
+    let host = if port == own {
+        ctx.tree.host().to_string()
+    } else {
+        format!("{}:{port}", ctx.tree.host())
+    };
+    expect_header(&v, "host", &host, "edge")
 }
 
 fn forwarded_headers_behind_lb(ctx: &Ctx) -> Result<(), String> {
