@@ -153,7 +153,7 @@ service() {
     step=probe-http
     curl -so /dev/null -m 5 -H "Host: $n" "http://$addr:$port/" || die "no HTTP answer for $n at $addr:$port"
     step=probe-https
-    [ -z "$tls" ] || curl -kso /dev/null -m 5 --resolve "$n:$tls:$addr" "https://$n:$tls/" || die "no HTTPS answer for $n at $addr:$tls"
+    [ -z "$tls" ] || curl -kso /dev/null -m 5 --connect-to "$n:$tls:$addr:$tls" "https://$n:$tls/" || die "no HTTPS answer for $n at $addr:$tls"
   done
   say "probes: nginx is active${names:+; answering $names}"
 }

@@ -54,6 +54,9 @@ pub enum LocationRole {
     Health,
     /// Hidden files (`.env`, `.git/`) and editors' backups, never served.
     Hidden,
+    /// Where nginx serves no files (proxy, api): version-control directories and a root
+    /// `.env` only, never passed to the application; its other paths are its own.
+    Repository,
     /// `/`.
     Root,
     /// Static assets with long cache lifetimes.
@@ -71,10 +74,11 @@ impl LocationRole {
     /// Every role, in output order (regular-expression locations are tried in this order:
     /// hidden files first, then PHP scripts, whose path info may end like an asset:
     /// `/remote.php/dav/files/a/photo.jpg` is the script's, not a file on disk).
-    pub const ALL: [Self; 8] = [
+    pub const ALL: [Self; 9] = [
         Self::Acme,
         Self::Health,
         Self::Hidden,
+        Self::Repository,
         Self::Root,
         Self::Php,
         Self::Assets,
@@ -96,11 +100,13 @@ impl LocationRole {
         match self {
             Self::Acme => &["^~", "/.well-known/acme-challenge/"],
             Self::Health => &["=", "/healthz"],
-            // Up to a script's path info (`/x.php/…`), which names no file on disk.
+            // Up to a script's path info (`/x.php/…`), which names no file on disk; `(?s)`:
+            // a decoded line feed in the URI is a character like any other.
             Self::Hidden => &[
                 "~",
-                r"^(?:(?!\.php/).)*?(?:/\.(?!well-known/)|\.(?:bak|dist|inc|ini|log|old|orig|save|sql|sw[op])$|~$)",
+                r"(?s)^(?:(?!\.php/).)*?(?:/\.(?!well-known/)|\.(?:bak|dist|inc|ini|log|old|orig|save|sql|sw[op])$|~$)",
             ],
+            Self::Repository => &["~", r"/\.(?:git|svn|hg|bzr)(?:/|$)|^/\.env"],
             Self::Root => &["/"],
             Self::Assets => &[
                 "~*",

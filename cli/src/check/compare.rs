@@ -624,7 +624,7 @@ pub fn config(
 }
 
 /// The `location` blocks of the plan's `server` (or location) against the running one's,
-/// found by their arguments (`/`, `@app`, `~ \.php$`): each one's directives as [`context`]
+/// found by their arguments (`/`, `@app`, `~ [^/]\.php(?:/|$)`): each one's directives as [`context`]
 /// compares them, its nested locations likewise; a location missing is a finding.
 fn locations(
     plan: &Plan,

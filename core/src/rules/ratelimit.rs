@@ -22,12 +22,12 @@ fn limits(c: &Ctx) -> Option<RateLimits> {
 }
 
 /// Asset URIs go uncounted by the key where nginx answers them itself and none reaches an
-/// application: static sites, and php, whose assets' location has no fallback. A mixed
-/// site's missing asset reaches the application: its assets go uncounted by where the
-/// limits are ([`limited`]) instead, and every proxied URI counts, so a `/login.js`
-/// cannot skip the limits.
+/// application: static sites. A mixed or php site's missing asset reaches the application
+/// (or `index.php`), and a script's path info may end like an asset (`/index.php/a.js`):
+/// there the assets go uncounted by where the limits are ([`limited`]) instead, and every
+/// URI the application answers counts, so a `/login.js` cannot skip the limits.
 fn exempts_assets(c: &Ctx) -> bool {
-    matches!(c.i.workload, Workload::Static | Workload::Php)
+    c.i.workload == Workload::Static
 }
 
 /// The zones' key.
@@ -39,20 +39,21 @@ fn client_key(c: &Ctx) -> &'static str {
     }
 }
 
-/// Where the limits are. Static, php, proxy and api sites: the server that serves the
-/// content. A mixed site: `/` and the application's location, not the assets': an asset
-/// on disk goes uncounted, a missing one falls back to the application and counts there.
-/// nginx counts a request once, in the first location with limits it reaches, so a page
-/// that falls back from `/` is not counted twice.
+/// Where the limits are. Static, proxy and api sites: the server that serves the content.
+/// A mixed site: `/` and the application's location, a php site: `/` and PHP's location,
+/// not the assets': an asset on disk goes uncounted, a missing one falls back to the
+/// application and counts there. nginx counts a request once, in the first location with
+/// limits it reaches, so a page that falls back from `/` is not counted twice.
 fn limited(c: &Ctx) -> Vec<Scope> {
     let server = c.content_server();
-    if c.i.workload == Workload::Mixed {
-        [LocationRole::Root, LocationRole::App]
-            .map(|location| Scope::Location { server, location })
-            .to_vec()
-    } else {
-        vec![Scope::Server { server }]
-    }
+    let app = match c.i.workload {
+        Workload::Mixed => LocationRole::App,
+        Workload::Php => LocationRole::Php,
+        _ => return vec![Scope::Server { server }],
+    };
+    [LocationRole::Root, app]
+        .map(|location| Scope::Location { server, location })
+        .to_vec()
 }
 
 /// Writes one limit in every place [`limited`] names; a mixed site's has the reason
@@ -64,10 +65,11 @@ fn set_limit(
     texts: &[Text],
     formula: Option<&Formula>,
 ) {
-    let text = match texts {
-        [_, mixed] if c.i.workload == Workload::Mixed => mixed,
-        [text, ..] => text,
-        [] => return,
+    let text = match (texts, c.i.workload) {
+        ([_, mixed, ..], Workload::Mixed) => mixed,
+        ([_, _, php], Workload::Php) => php,
+        ([text, ..], _) => text,
+        ([], _) => return,
     };
     for scope in limited(c) {
         out.set_args(scope, args.to_vec(), text, formula.cloned());
@@ -78,7 +80,7 @@ pub(super) static LIMIT_CLIENT_MAP: Rule = Rule {
     name: "map",
     texts: &[Text::new(
         "map.limit_client",
-        "The client's address, except for a URI with an asset's extension (the assets' location's pattern), which neither limit counts: a page asks for dozens at once, and over HTTP/2 each request in flight counts as a connection. Only where nginx answers such URIs itself (a static site, PHP's files); an application's URIs all count, so a /login.js cannot skip the limits.",
+        "The client's address, except for a URI with an asset's extension (the assets' location's pattern), which neither limit counts: a page asks for dozens at once, and over HTTP/2 each request in flight counts as a connection. Only where nginx answers such URIs itself (a static site); an application's URIs all count, so a /login.js cannot skip the limits.",
     )
     .inputs(&["rate_limit", "workload"])],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
@@ -269,6 +271,11 @@ pub(super) static LIMIT_REQ: Rule = Rule {
             "Two seconds of the rate may arrive at once and are served without delay; beyond that, 429. In / and the application's location (@app), not the assets': an asset on disk is not counted (a page asks for dozens at once), a missing one falls back to the application and counts there, once, so a /login.js cannot skip the limits.",
         )
         .inputs(&["rate_limit", "workload"]),
+        Text::new(
+            "limit_req.php",
+            "Two seconds of the rate may arrive at once and are served without delay; beyond that, 429. In / and PHP's location, not the assets': an asset on disk is not counted (a page asks for dozens at once), a missing one goes to index.php and counts there, once, and so does a script with path info that ends like an asset (/index.php/a.js).",
+        )
+        .inputs(&["rate_limit", "workload"]),
     ],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
         if let Some(l) = limits(c) {
@@ -314,6 +321,11 @@ pub(super) static LIMIT_CONN: Rule = Rule {
             "Connections per client address (over HTTP/2 and HTTP/3, requests in flight): a client's own, for a few clients behind one address (an office, a carrier NAT). Like limit_req, in / and @app: a page's assets on disk are not counted.",
         )
         .inputs(&["rate_limit", "workload"]),
+        Text::new(
+            "limit_conn.php",
+            "Connections per client address (over HTTP/2 and HTTP/3, requests in flight): a client's own, for a few clients behind one address (an office, a carrier NAT). Like limit_req, in / and PHP's location: a page's assets on disk are not counted.",
+        )
+        .inputs(&["rate_limit", "workload"]),
     ],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
         if let Some(l) = limits(c) {
@@ -330,7 +342,7 @@ mod tests {
     #[test]
     fn assets_are_not_counted() {
         use crate::plan::{LocationRole, TableRole};
-        let p = plan(r#"{"workload":"php","rate_limit":true}"#);
+        let p = plan(r#"{"workload":"static","rate_limit":true}"#);
         let table = crate::plan::Scope::Table {
             table: TableRole::LimitClient,
         };
@@ -344,13 +356,32 @@ mod tests {
         assert_eq!(*empty, [""]);
         assert!(values_in(&plan("{}"), table, "map").is_empty());
         assert!(value(&p, "limit_req_zone").is_some_and(|z| z.starts_with("$limit_client ")));
-        // Where an asset URI may reach an application, every request counts.
-        for workload in ["mixed", "proxy", "api"] {
+        // Where an asset URI may reach an application, every request counts (php: a
+        // missing asset goes to index.php, and /index.php/a.js runs the script).
+        for workload in ["mixed", "proxy", "api", "php"] {
             let w = plan(&format!(r#"{{"workload":"{workload}","rate_limit":true}}"#));
             assert!(values_in(&w, table, "map").is_empty(), "{workload}");
             for zone in ["limit_req_zone", "limit_conn_zone"] {
                 let z = value(&w, zone).unwrap_or_default();
                 assert!(z.starts_with("$binary_remote_addr "), "{workload}: {z}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_php_site_limits_in_php_s_location_not_the_assets() {
+        use crate::plan::{LocationRole, Scope, ServerRole};
+        let p = plan(r#"{"workload":"php","rate_limit":true}"#);
+        let at = |location| Scope::Location {
+            server: ServerRole::Site,
+            location,
+        };
+        for name in ["limit_req", "limit_conn"] {
+            for location in [LocationRole::Root, LocationRole::Php] {
+                assert_eq!(values_in(&p, at(location), name).len(), 1, "{name}");
+            }
+            for location in [LocationRole::Assets, LocationRole::Media] {
+                assert!(values_in(&p, at(location), name).is_empty(), "{name}");
             }
         }
     }

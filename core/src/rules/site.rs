@@ -127,18 +127,28 @@ pub(super) static CHARSET: Rule = Rule {
     name: "charset",
     texts: &[Text::new(
         "charset",
-        "Text files say they are UTF-8 (Content-Type: text/plain; charset=utf-8). Without it a browser reads a .txt or .css in its locale's legacy encoding and shows non-ASCII characters garbled, and security.txt must carry it (RFC 9116). A response that names its own charset keeps it.",
+        "Text files say they are UTF-8 (Content-Type: text/plain; charset=utf-8). Without it a browser reads a .txt or .css in its locale's legacy encoding and shows non-ASCII characters garbled, and security.txt must carry it (RFC 9116). In the locations of files only: the application's responses keep the charset it names, or none.",
     )
     .inputs(&["workload"])],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
-        if serves_files(c) {
-            let scope = Scope::Server {
-                server: c.content_server(),
-            };
+        for scope in file_locations(c) {
             out.set(scope, &["utf-8"], &CHARSET.texts[0]);
         }
     }),
 };
+
+/// The locations that serve files from disk (`/` and the assets', whose nested images'
+/// location inherits from it); none where nginx serves no files. The application's and
+/// PHP's locations are not among them.
+fn file_locations(c: &Ctx) -> Vec<Scope> {
+    if !serves_files(c) {
+        return Vec::new();
+    }
+    let server = c.content_server();
+    [LocationRole::Root, LocationRole::Assets]
+        .map(|location| Scope::Location { server, location })
+        .to_vec()
+}
 
 pub(super) static CHARSET_TYPES: Rule = Rule {
     name: "charset_types",
@@ -148,10 +158,7 @@ pub(super) static CHARSET_TYPES: Rule = Rule {
     )
     .inputs(&["workload"])],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
-        if serves_files(c) {
-            let scope = Scope::Server {
-                server: c.content_server(),
-            };
+        for scope in file_locations(c) {
             let types = &[
                 "text/css",
                 "text/plain",
@@ -243,21 +250,19 @@ pub(super) static HIDDEN: Rule = Rule {
         )
         .inputs(&["workload"]),
         Text::new(
-            "omit.return_hidden",
-            "No hidden-file rule: nginx serves no files from disk here, and the application owns every path, such as a Git forge's /repo/src/branch/main/.gitignore or a file store's /files/backup.sql.",
+            "return.repository",
+            "Version-control directories (/.git/, /.svn/, /.hg/) and a root .env never reach the application: one that serves its own folder (Apache and PHP behind nginx, a framework's public folder) would hand out its history and secrets. Narrower than the rule for served files: the application owns its other paths, such as a Git forge's /repo/src/branch/main/.gitignore or a file store's /files/backup.sql.",
         )
         .inputs(&["workload"]),
     ],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
-        let scope = Scope::Location {
-            server: c.content_server(),
-            location: LocationRole::Hidden,
-        };
-        if serves_files(c) {
-            out.set(scope, &["404"], &HIDDEN.texts[0]);
+        let (location, text) = if serves_files(c) {
+            (LocationRole::Hidden, &HIDDEN.texts[0])
         } else {
-            out.omit(scope, &HIDDEN.texts[1]);
-        }
+            (LocationRole::Repository, &HIDDEN.texts[1])
+        };
+        let server = c.content_server();
+        out.set(Scope::Location { server, location }, &["404"], text);
     }),
 };
 
@@ -633,25 +638,36 @@ mod tests {
             let p = plan(&format!(r#"{{"workload":"{workload}"}}"#));
             assert_eq!(values_in(&p, hidden, "return"), ["404"], "{workload}");
         }
-        // The application's own paths are its to answer.
+        // The application's own paths are its to answer, but for version control and a
+        // root .env.
+        let repository = at(ServerRole::Site, LocationRole::Repository);
         for workload in ["proxy", "api"] {
             let p = plan(&format!(r#"{{"workload":"{workload}"}}"#));
             assert!(p.in_scope(hidden).next().is_none(), "{workload}");
-            assert!(omitted(&p, "return"), "{workload}");
+            assert_eq!(values_in(&p, repository, "return"), ["404"], "{workload}");
         }
+        assert!(
+            plan("{}").in_scope(repository).next().is_none(),
+            "served files have the wider rule"
+        );
         let re = LocationRole::Hidden.matcher()[1];
         assert!(re.contains("(?!well-known/)"), "{re}");
         // A script's path info names no file: the rule stops at `.php/`.
-        assert!(re.starts_with(r"^(?:(?!\.php/).)*?"), "{re}");
+        assert!(re.starts_with(r"(?s)^(?:(?!\.php/).)*?"), "{re}");
     }
 
     #[test]
     fn text_files_say_utf_8_where_files_are_served() {
         for workload in ["static", "mixed", "php"] {
             let p = plan(&format!(r#"{{"workload":"{workload}"}}"#));
-            assert_eq!(values_in(&p, SITE, "charset"), ["utf-8"], "{workload}");
-            let types = values_in(&p, SITE, "charset_types");
-            assert!(types[0].starts_with("text/css text/plain"), "{types:?}");
+            for location in [LocationRole::Root, LocationRole::Assets] {
+                let l = at(ServerRole::Site, location);
+                assert_eq!(values_in(&p, l, "charset"), ["utf-8"], "{workload}");
+                let types = values_in(&p, l, "charset_types");
+                assert!(types[0].starts_with("text/css text/plain"), "{types:?}");
+            }
+            // Not the server's: the application's responses are its own.
+            assert!(values_in(&p, SITE, "charset").is_empty(), "{workload}");
         }
         // An application's responses are its own.
         for workload in ["proxy", "api"] {

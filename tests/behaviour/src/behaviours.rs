@@ -394,15 +394,29 @@ pub const APP_DOTTED: &[&str] = &[
     "/alice/repo/raw/branch/main/.github/workflows/ci.yml",
     "/files/alice/backup.sql",
     "/api/jobs/42/output.log",
-    "/.env",
+    "/alice/repo.git/info/refs?service=git-upload-pack",
+    "/docs/.env.example",
 ];
+/// A version-control directory and a root `.env`: never passed to the application (one
+/// that serves its own folder would hand them out).
+pub const APP_SECRETS: &[&str] = &["/.git/config", "/.env", "/shop/.svn/entries", "/.hg/hgrc"];
 
-/// Where nginx serves no files, the application answers every path, dotted ones too.
+/// Where nginx serves no files, the application answers every path, dotted ones too, but
+/// for version-control directories and a root `.env`.
 fn app_owns_dotted_paths(ctx: &Ctx) -> Result<(), String> {
     for path in APP_DOTTED {
         let v = echo(&ctx.send(&ctx.site(path)), path)?;
         expect(v["path"] == *path, || {
             format!("{path}: the app saw {}", v["path"])
+        })?;
+    }
+    for path in APP_SECRETS {
+        let resp = ctx.send(&ctx.site(path));
+        expect(resp.status == 404 && !ctx.app.saw(path), || {
+            format!(
+                "{path}: want 404 from nginx, never at the app, got {}",
+                resp.summary()
+            )
         })?;
     }
     Ok(())
@@ -1778,8 +1792,8 @@ mod tests {
         assert_eq!(names.len(), all.len());
         assert_eq!(
             all.len(),
-            67,
-            "the 22 behaviours of issue 11, 21 of issue 14, 15 of issue 12 and nine since"
+            68,
+            "the 22 behaviours of issue 11, 21 of issue 14, 15 of issue 12 and ten since"
         );
     }
 

@@ -23,6 +23,7 @@ pub const PP_TREE: &str = "addr-proxy-protocol";
 pub const STATIC_TREE: &str = "addr-static-limits";
 pub const MIXED_TREE: &str = "addr-mixed-limits";
 pub const PROXY_TREE: &str = "addr-proxy-limits";
+pub const PHP_TREE: &str = "addr-php-limits";
 /// Requests of one page that reach a proxied application at once (a Next.js page's chunks).
 const PAGE_REQUESTS: usize = 40;
 
@@ -46,6 +47,9 @@ pub fn trees() -> Vec<Tree> {
         Tree::new(MIXED_TREE, "mixed", "mixed-limits.test")
             .special(Special::Own)
             .extra(&["--rate-limit"]),
+        Tree::new(PHP_TREE, "php", "php-limits.test")
+            .special(Special::Own)
+            .extra(&["--rate-limit", "--vcpu", "2", "--ram", "1G"]),
         Tree::new(PROXY_TREE, "proxy", "proxy-limits.test")
             .special(Special::Own)
             .extra(&["--rate-limit", "--vcpu", "2", "--ram", "2G"]),
@@ -506,6 +510,34 @@ fn page_from_the_app_loads_whole(ctx: &Ctx) -> Result<(), String> {
     })
 }
 
+/// PHP run by a URI that ends like an asset counts like any other: its path info
+/// (`/index.php/a.js`) and a missing asset that falls back to `index.php`. Keyed without
+/// asset URIs at server level, both ran PHP uncounted; a script's own asset on disk
+/// still does not count.
+fn php_asset_uris_counted(ctx: &Ctx) -> Result<(), String> {
+    crate::php::write(ctx, "/index.php", "<?php echo 'php';\n")?;
+    let _fpm = crate::php::Fpm::start(ctx)?;
+    let (_, burst) = rate_and_burst()?;
+    let n = 3 * burst as usize;
+    for (label, path) in [
+        ("path info", "/index.php/a.js?n="),
+        ("missing asset", "/missing.js?n="),
+    ] {
+        drained()?;
+        let refused = refused(ctx, OTHER_ADDR, &[], n, path)?;
+        expect(refused >= burst as usize, || {
+            format!(
+                "{n} requests for {path}N ({label}) at once: {refused} got 429, want at least {burst}"
+            )
+        })?;
+    }
+    drained()?;
+    let on_disk = refused(ctx, OTHER_ADDR, &[], n, "/app.js?n=")?;
+    expect(on_disk == 0, || {
+        format!("{n} requests for /app.js (a file on disk) at once: {on_disk} got 429, want none")
+    })
+}
+
 /// Cloudflare sends requests on an idle connection to the origin for up to 900 s: one
 /// request from its edge, 32 s of silence, then a second on the same connection must be
 /// answered. At `keepalive_timeout 30s` nginx had closed it, and Cloudflare answers a
@@ -598,6 +630,11 @@ pub fn all() -> Vec<Behaviour> {
             name: "limit_path_stricter",
             applies: |t| t.id == CDN_TREE,
             run: limit_path_stricter,
+        },
+        Behaviour {
+            name: "php_asset_uris_counted",
+            applies: |t| t.id == PHP_TREE,
+            run: php_asset_uris_counted,
         },
         Behaviour {
             name: "page_from_the_app_loads_whole",
