@@ -10,7 +10,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::behaviours::{Behaviour, Ctx};
-use crate::client;
+use crate::client::{self, Resp};
 use crate::grid::{Special, Tree};
 
 /// Debian 12's PHP-FPM, as the test setup installs it (`php8.2-fpm`).
@@ -97,6 +97,22 @@ pub fn all() -> Vec<Behaviour> {
 
 fn expect(cond: bool, what: impl FnOnce() -> String) -> Result<(), String> {
     if cond { Ok(()) } else { Err(what()) }
+}
+
+/// `path` of the site answers 200 with exactly `want`; the answer, for more checks.
+fn answers(ctx: &Ctx, path: &str, want: &str) -> Result<Resp, String> {
+    let resp = ctx.send(&ctx.site(path));
+    expect(
+        resp.exit == 0 && resp.status == 200 && resp.text() == want,
+        || {
+            format!(
+                "{path}: want 200 «{want}», got {} «{}»",
+                resp.summary(),
+                resp.text().chars().take(200).collect::<String>()
+            )
+        },
+    )?;
+    Ok(resp)
 }
 
 /// The tree of the running job: the hand-made one of `NGINX_GEN_BEHAVIOUR_OVERRIDE`, else
@@ -412,17 +428,7 @@ fn page_answers(ctx: &Ctx) -> Result<(), String> {
         ("/index.php?q=7", format!("{RAN} /index.php 7")),
         ("/blog/some-post?q=route", format!("{RAN} /index.php route")),
     ] {
-        let resp = ctx.send(&ctx.site(path));
-        expect(
-            resp.exit == 0 && resp.status == 200 && resp.text() == want,
-            || {
-                format!(
-                    "{path}: want 200 «{want}», got {} «{}»",
-                    resp.summary(),
-                    resp.text()
-                )
-            },
-        )?;
+        let resp = answers(ctx, path, &want)?;
         // A page, by the type PHP sends (with its charset): nginx adds X-Frame-Options.
         let frame = resp.header_values("x-frame-options");
         expect(frame == ["SAMEORIGIN"], || {
@@ -583,18 +589,7 @@ fn path_info_runs_the_script(ctx: &Ctx) -> Result<(), String> {
         ),
         (format!("{INFO_PAGE}/a%20b/c"), "/a b/c"),
     ] {
-        let resp = ctx.send(&ctx.site(&path));
-        let want = format!("info {INFO_PAGE} {info}");
-        expect(
-            resp.exit == 0 && resp.status == 200 && resp.text() == want,
-            || {
-                format!(
-                    "{path}: want 200 «{want}», got {} «{}»",
-                    resp.summary(),
-                    resp.text().chars().take(200).collect::<String>()
-                )
-            },
-        )?;
+        answers(ctx, &path, &format!("info {INFO_PAGE} {info}"))?;
     }
     Ok(())
 }
@@ -608,18 +603,7 @@ fn missing_asset_to_index(ctx: &Ctx) -> Result<(), String> {
         "/sites/default/files/styles/thumbnail/photo.jpg?q=style",
         "/generated/app.css?q=style",
     ] {
-        let resp = ctx.send(&ctx.site(path));
-        let want = format!("{RAN} /index.php style");
-        expect(
-            resp.exit == 0 && resp.status == 200 && resp.text() == want,
-            || {
-                format!(
-                    "{path}: want 200 «{want}», got {} «{}»",
-                    resp.summary(),
-                    resp.text()
-                )
-            },
-        )?;
+        answers(ctx, path, &format!("{RAN} /index.php style"))?;
     }
     let resp = ctx.send(&ctx.site("/app.js"));
     expect(
