@@ -106,7 +106,7 @@ impl LocationRole {
                 "~",
                 r"(?s)^(?:(?!\.php/).)*?(?:/\.(?!well-known/)|\.(?:bak|dist|inc|ini|log|old|orig|save|sql|sw[op])$|~$)",
             ],
-            Self::Repository => &["~", r"/\.(?:git|svn|hg|bzr)(?:/|$)|^/\.env"],
+            Self::Repository => &["~", r"/\.(?:git|svn|hg|bzr)(?:/|$)|^/\.env(?:$|\.)"],
             Self::Root => &["/"],
             Self::Assets => &[
                 "~*",
@@ -148,6 +148,8 @@ pub enum TableRole {
     /// `$cache_bypass`: 1 for requests with a cookie or credentials, which the micro-cache
     /// neither answers nor stores.
     CacheBypass,
+    /// `$client_port`: `:PORT` when the client's Host header names a port, else empty.
+    ClientPort,
     /// `$limit_client`: the client's address, empty (not counted) for an asset request.
     LimitClient,
     /// `$limit_path_key`: the client's address for the paths with a stricter rate limit,
@@ -160,12 +162,13 @@ pub type Row = (&'static str, &'static [&'static str]);
 
 impl TableRole {
     /// Every table, in output order.
-    pub const ALL: [Self; 11] = [
+    pub const ALL: [Self; 12] = [
         Self::Types,
         Self::FrameOptions,
         Self::PageExpires,
         Self::PageByUri,
         Self::ConnectionUpgrade,
+        Self::ClientPort,
         Self::ForwardedFor,
         Self::ForwardedScheme,
         Self::ForwardedHttps,
@@ -225,6 +228,8 @@ impl TableRole {
             ],
             Self::ForwardedHttps => &[("https", &["on"])],
             Self::CacheBypass => &[("", &["0"]), ("default", &["1"])],
+            // Digits only: the name before them is the one nginx matched ($host).
+            Self::ClientPort => &[("default", &[""]), ("~(:[0-9]+)$", &["$1"])],
             // The assets' location's pattern (a test keeps them equal).
             Self::LimitClient => &[
                 ("default", &["$binary_remote_addr"]),

@@ -272,7 +272,7 @@ names! {
         PageByUri => "page_by_uri", ConnectionUpgrade => "connection_upgrade",
         ForwardedFor => "forwarded_for", ForwardedScheme => "forwarded_scheme",
         ForwardedHttps => "forwarded_https",
-        CacheBypass => "cache_bypass",
+        CacheBypass => "cache_bypass", ClientPort => "client_port",
         LimitClient => "limit_client", LimitPath => "limit_path",
     }
 }

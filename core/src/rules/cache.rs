@@ -141,14 +141,14 @@ pub(super) static PROXY_CACHE_KEY: Rule = Rule {
     name: "proxy_cache_key",
     texts: &[Text::new(
         "proxy_cache_key",
-        "One entry per host name and URL: the default key names the upstream block, which every server name shares.",
+        "One entry per host name, port the client named and URL: the default key names the upstream block, which every server name shares.",
     )
     .inputs(&["cache", "behind_lb", "cdn"])],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
         let args = if c.i.forwarded() {
-            &["$forwarded_scheme$host$request_uri"]
+            &["$forwarded_scheme$host$client_port$request_uri"]
         } else {
-            &["$scheme$host$request_uri"]
+            &["$scheme$host$client_port$request_uri"]
         };
         location_setting(c, out, args, &PROXY_CACHE_KEY.texts[0]);
     }),
@@ -240,14 +240,14 @@ pub(super) static FASTCGI_CACHE_KEY: Rule = Rule {
     name: "fastcgi_cache_key",
     texts: &[Text::new(
         "fastcgi_cache_key",
-        "One entry per scheme, host name, method and URL (FastCGI has no default key). Only GET and HEAD are cached, but the method still counts: PHP answers a HEAD with headers only, and without the method in the key that empty page would be stored and sent to the GETs after it.",
+        "One entry per scheme, host name, port the client named, method and URL (FastCGI has no default key); PHP sees the port in HTTP_HOST and may build links with it. Only GET and HEAD are cached, but the method still counts: PHP answers a HEAD with headers only, and without the method in the key that empty page would be stored and sent to the GETs after it.",
     )
     .inputs(&["cache", "behind_lb", "cdn"])],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
         let args = if c.i.forwarded() {
-            &["$forwarded_scheme$request_method$host$request_uri"]
+            &["$forwarded_scheme$request_method$host$client_port$request_uri"]
         } else {
-            &["$scheme$request_method$host$request_uri"]
+            &["$scheme$request_method$host$client_port$request_uri"]
         };
         script_setting(c, out, args, &FASTCGI_CACHE_KEY.texts[0]);
     }),
@@ -417,7 +417,10 @@ mod tests {
             written,
             [
                 ("proxy_cache", "micro".into()),
-                ("proxy_cache_key", "$scheme$host$request_uri".into()),
+                (
+                    "proxy_cache_key",
+                    "$scheme$host$client_port$request_uri".into()
+                ),
                 ("proxy_cache_valid", "200 301 1s".into()),
                 ("proxy_cache_lock", "on".into()),
                 (
@@ -502,7 +505,7 @@ mod tests {
                 // The method too: PHP answers HEAD without a body.
                 (
                     "fastcgi_cache_key",
-                    one("$scheme$request_method$host$request_uri")
+                    one("$scheme$request_method$host$client_port$request_uri")
                 ),
                 ("fastcgi_cache_valid", one("200 301 1s")),
                 ("fastcgi_cache_lock", one("on")),
@@ -541,12 +544,12 @@ mod tests {
             (
                 "proxy",
                 "proxy_cache_key",
-                "$forwarded_scheme$host$request_uri",
+                "$forwarded_scheme$host$client_port$request_uri",
             ),
             (
                 "php",
                 "fastcgi_cache_key",
-                "$forwarded_scheme$request_method$host$request_uri",
+                "$forwarded_scheme$request_method$host$client_port$request_uri",
             ),
         ] {
             let input = format!(r#"{{"workload":"{workload}","cache":"micro","behind_lb":true}}"#);

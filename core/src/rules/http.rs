@@ -467,7 +467,9 @@ mod tests {
                 "/etc/nginx/modules-enabled/*.conf",
                 "/etc/nginx/mime.types",
                 "conf.d/*.conf",
-                "sites-enabled/*"
+                "sites-enabled/*",
+                // The site's own additions, in its server.
+                "/etc/nginx/conf.d/example.com.d/*.conf"
             ]
         );
         assert_eq!(

@@ -278,29 +278,28 @@ pub(super) static CONNECTION: Rule = Rule {
 
 pub(super) static HOST: Rule = Rule {
     name: "proxy_set_header",
-    texts: &[
-        Text::new(
-            "proxy_set_header.host",
-            "The requested host name, as nginx validated it ($http_host could be spoofed).",
-        ),
-        Text::new(
-            "proxy_set_header.host_port",
-            "The requested host name, as nginx validated it ($http_host could be spoofed), with the port the client connected to: on a port other than the scheme's own, an application that builds an absolute URL (a redirect after sign-in) would otherwise send the client to port 80 or 443.",
-        )
-        .inputs(&["tls_port", "listen", "behind_lb", "cdn"]),
-    ],
+    texts: &[Text::new(
+        "proxy_set_header.host",
+        "The requested host name as nginx validated it ($http_host could be spoofed), with the port the client asked for when it named one: on a port other than the scheme's own (8443, or one a container publishes), an application that builds an absolute URL (a redirect after sign-in) keeps it instead of sending the client to port 80 or 443.",
+    )],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
-        // Behind a balancer, its own port is the client's, which nginx does not know.
-        let own_port = |p: u16| p == if c.i.tls { 443 } else { 80 };
-        let ports: Vec<u16> = if c.i.tls {
-            vec![c.i.tls_port]
-        } else {
-            c.i.listen.iter().map(|l| l.port).collect()
-        };
-        if c.i.forwarded() || ports.into_iter().all(own_port) {
-            header(c, out, &["Host", "$host"], &HOST.texts[0]);
-        } else {
-            header(c, out, &["Host", "$host:$server_port"], &HOST.texts[1]);
+        header(c, out, &["Host", "$host$client_port"], &HOST.texts[0]);
+    }),
+};
+
+pub(super) static CLIENT_PORT_MAP: Rule = Rule {
+    name: "map",
+    texts: &[Text::new(
+        "map.client_port",
+        "The port the client named in its Host header (browsers name none for the scheme's own port), digits only: it goes to the application with the host name, and into the micro-cache's key, so a page built for one port is never sent to clients of another.",
+    )
+    .inputs(&["workload", "cache"])],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        if proxies(c) || c.i.cache != crate::inputs::Cache::Off {
+            let scope = Scope::Table {
+                table: TableRole::ClientPort,
+            };
+            out.set(scope, &["$http_host", "$client_port"], &CLIENT_PORT_MAP.texts[0]);
         }
     }),
 };
@@ -579,34 +578,29 @@ mod tests {
         assert_eq!(
             values(&p, "proxy_set_header")[2..],
             [
-                "Host $host",
+                "Host $host$client_port",
                 "X-Real-IP $remote_addr",
                 "X-Forwarded-For $remote_addr",
                 "X-Forwarded-Proto $scheme"
             ]
         );
-        assert_eq!(values(&p, "map").len(), 1);
+        // The WebSocket upgrade and the port the client named.
+        assert_eq!(values(&p, "map").len(), 2);
     }
 
     #[test]
-    fn a_port_other_than_the_scheme_s_own_reaches_the_application_in_host() {
-        let host = |json: &str| {
-            values(&plan(json), "proxy_set_header")
-                .into_iter()
-                .find(|h| h.starts_with("Host "))
-                .unwrap()
+    fn the_port_the_client_named_reaches_the_application_in_host() {
+        let p = plan(r#"{"workload":"proxy","listen":["80","8080"],"behind_lb":true}"#);
+        assert!(values(&p, "proxy_set_header").contains(&"Host $host$client_port".to_owned()));
+        let port = Scope::Table {
+            table: TableRole::ClientPort,
         };
-        assert_eq!(host(r#"{"workload":"proxy","tls":true}"#), "Host $host");
-        for json in [
-            r#"{"workload":"proxy","tls":true,"tls_port":8443}"#,
-            r#"{"workload":"mixed","listen":["8080"]}"#,
-            r#"{"workload":"api","listen":["80","8080"]}"#,
-        ] {
-            assert_eq!(host(json), "Host $host:$server_port", "{json}");
-        }
-        // Behind a balancer the client's port is the balancer's, which nginx does not know.
-        let lb = r#"{"workload":"proxy","listen":["8080"],"behind_lb":true}"#;
-        assert_eq!(host(lb), "Host $host");
+        assert_eq!(values_in(&p, port, "map"), ["$http_host $client_port"]);
+        // PHP passes the client's Host itself: the map only for the micro-cache's key.
+        assert!(values_in(&plan(r#"{"workload":"php"}"#), port, "map").is_empty());
+        let cached = plan(r#"{"workload":"php","cache":"micro"}"#);
+        assert_eq!(values_in(&cached, port, "map").len(), 1);
+        assert!(values_in(&plan("{}"), port, "map").is_empty());
     }
 
     #[test]

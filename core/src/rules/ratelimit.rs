@@ -1,10 +1,11 @@
 //! Rate and connection limits per client address (`--rate-limit`): the zones at http
-//! level, the limits on the server that serves the content (on a mixed site in the
-//! locations that reach the application), 429 for both, shorter client timeouts. The key
-//! is `$binary_remote_addr`, which the realip module has already set to the real client
-//! behind a trusted balancer, CDN or PROXY protocol, and never to a header from anyone
-//! else; where nginx answers asset URIs itself, they are not counted (`$limit_client`,
-//! or, on a mixed site, no limit in the assets' location).
+//! level, the limits on the server that serves the content (on a mixed or php site in the
+//! locations that reach the application or PHP), 429 for both, shorter client timeouts.
+//! The key is `$binary_remote_addr`, which the realip module has already set to the real
+//! client behind a trusted balancer, CDN or PROXY protocol, and never to a header from
+//! anyone else; where nginx answers asset URIs itself, they are not counted
+//! (`$limit_client` on a static site; on a mixed or php site, no limit in the assets'
+//! location).
 
 use std::borrow::Cow;
 
@@ -56,8 +57,8 @@ fn limited(c: &Ctx) -> Vec<Scope> {
         .to_vec()
 }
 
-/// Writes one limit in every place [`limited`] names; a mixed site's has the reason
-/// that says where (`texts[1]`).
+/// Writes one limit in every place [`limited`] names; a mixed and a php site's have the
+/// reasons that say where (`texts[1]`, `texts[2]`).
 fn set_limit(
     c: &Ctx,
     out: &mut Out,

@@ -251,7 +251,7 @@ pub(super) static HIDDEN: Rule = Rule {
         .inputs(&["workload"]),
         Text::new(
             "return.repository",
-            "Version-control directories (/.git/, /.svn/, /.hg/) and a root .env never reach the application: one that serves its own folder (Apache and PHP behind nginx, a framework's public folder) would hand out its history and secrets. Narrower than the rule for served files: the application owns its other paths, such as a Git forge's /repo/src/branch/main/.gitignore or a file store's /files/backup.sql.",
+            "Version-control directories (/.git/, /.svn/, /.hg/, /.bzr/) and a root .env (.env.local and the like too) never reach the application: one that serves its own folder (Apache and PHP behind nginx, a framework's public folder) would hand out its history and secrets. Narrower than the rule for served files: the application owns its other paths, such as a Git forge's /repo/src/branch/main/.gitignore or a file store's /files/backup.sql.",
         )
         .inputs(&["workload"]),
     ],
@@ -403,6 +403,22 @@ pub(super) static ASSET_FALLBACK: Rule = Rule {
         for scope in [assets(c), media(c)] {
             out.set(scope, args, text);
         }
+    }),
+};
+
+pub(super) static OWN_ADDITIONS: Rule = Rule {
+    name: "include",
+    texts: &[Text::new(
+        "include.own",
+        "Your own additions to this site (auth_basic for /admin, a location of your own, a redirect), as .conf files in this directory: apply and rollback never write there, check leaves their locations alone, and nginx -t checks them with the site before anything is installed. A directive this file already sets cannot be set there again.",
+    )
+    .inputs(&["server_names"])],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        let scope = Scope::Server {
+            server: c.content_server(),
+        };
+        let dir = ["/etc/nginx/conf.d/", c.i.primary_name().file_stem(), ".d/*.conf"].concat();
+        out.set_args(scope, vec![dir.into()], &OWN_ADDITIONS.texts[0], None);
     }),
 };
 
@@ -688,6 +704,19 @@ mod tests {
         let assets = at(ServerRole::Site, LocationRole::Assets);
         assert!(values_in(&spa, assets, "try_files").is_empty());
         assert!(omitted(&plan(r#"{"workload":"static"}"#), "try_files"));
+    }
+
+    #[test]
+    fn the_site_s_own_additions_have_a_directory_of_their_own() {
+        let p = plan(r#"{"tls":true,"server_names":["*.example.org","example.org"]}"#);
+        assert_eq!(
+            values_in(&p, SITE_TLS, "include"),
+            ["/etc/nginx/conf.d/example.org.d/*.conf"]
+        );
+        assert!(
+            values_in(&p, SITE, "include").is_empty(),
+            "the redirect only"
+        );
     }
 
     #[test]

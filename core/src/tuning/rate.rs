@@ -24,18 +24,18 @@ impl ClientProfile {
     pub const fn of(workload: Workload) -> Self {
         match workload {
             // A page and its assets over 6 connections. Static sites do not count the
-            // assets (`$limit_client`), so there the rate is generous for pages alone;
-            // mixed sites count them, since an asset's URI may reach the application.
-            Workload::Static | Workload::Mixed => Self {
+            // assets (`$limit_client`), so there the rate is generous for pages alone.
+            Workload::Static => Self {
                 connections: 6,
                 requests_per_connection: 5,
                 in_flight: 6,
             },
             // Every request reaches the application, the page's scripts, styles and
-            // images too (a Next.js page asks for dozens of chunks at once): a page's
-            // rate, and over HTTP/2 its requests in flight together (at 6 × 2 r/s and 24
-            // at once, 40 parallel chunk requests of one page got 16 × 429).
-            Workload::Proxy => Self {
+            // images too (a Next.js page asks for dozens of chunks at once), or, mixed, a
+            // missing asset (a bundle the application serves) falls back to it and counts
+            // there: a page's rate, and over HTTP/2 its requests in flight together (at
+            // 6 × 2 r/s and 24 at once, 40 parallel chunk requests of one page got 16 × 429).
+            Workload::Mixed | Workload::Proxy => Self {
                 connections: 6,
                 requests_per_connection: 5,
                 in_flight: PAGE_IN_FLIGHT,

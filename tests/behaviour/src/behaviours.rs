@@ -350,6 +350,49 @@ fn hidden_and_backup_files(ctx: &Ctx) -> Result<(), String> {
     Ok(())
 }
 
+/// The site's own additions: a `.conf` file in `conf.d/NAME.d/` is part of the site
+/// after a reload (a location of the user's own answers), beside the plan's locations.
+fn own_additions_served(ctx: &Ctx) -> Result<(), String> {
+    let stem = ctx.tree.names[0].trim_start_matches("*.");
+    let dir = Path::new("/etc/nginx/conf.d").join(format!("{stem}.d"));
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let own = dir.join("own.conf");
+    std::fs::write(
+        &own,
+        "location = /own-addition {\n    return 200 \"added by hand\\n\";\n}\n",
+    )
+    .map_err(|e| e.to_string())?;
+    let reload = |what: &str| {
+        std::process::Command::new("kill")
+            .args(["-HUP", &ctx.pid.to_string()])
+            .status()
+            .map_err(|e| format!("kill -HUP ({what}): {e}"))
+    };
+    reload("with the addition")?;
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    let answer = loop {
+        let resp = ctx.send(&ctx.site("/own-addition"));
+        if resp.status == 200 || std::time::Instant::now() > deadline {
+            break resp;
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    // As it was for the tree's other behaviours.
+    let _ = std::fs::remove_dir_all(&dir);
+    reload("without it")?;
+    expect(
+        answer.status == 200 && answer.text() == "added by hand\n",
+        || {
+            format!(
+                "/own-addition from {}: want 200 «added by hand», got {}",
+                own.display(),
+                answer.summary()
+            )
+        },
+    )?;
+    status(ctx, &ctx.site("/app.js"), 200, "/app.js beside it").map(|_| ())
+}
+
 /// A single-page application: its routes, which are no files, get the root's index.html
 /// (revalidated on every visit, as every page); a directory's own index.html comes first;
 /// a missing script, style or image is 404, never the page sent as one.
@@ -550,18 +593,18 @@ fn forwarded_headers_edge(ctx: &Ctx) -> Result<(), String> {
     expect_header(&v, "x-forwarded-for", "127.0.0.1", "edge")?;
     expect_header(&v, "x-real-ip", "127.0.0.1", "edge")?;
     expect_header(&v, "x-forwarded-proto", ctx.scheme(), "edge")?;
-    // With the port the client connected to, where it is not the scheme's own: the
+    // With the port the client named in the URL (none for the scheme's own): the
     // application's absolute URLs (a redirect after sign-in) keep it.
-    let (port, own) = if ctx.tree.serves_tls() {
-        (ctx.tree.tls_port, 443)
-    } else {
-        (80, 80)
-    };
-    let host = if port == own {
-        ctx.tree.host().to_string()
-    } else {
-        format!("{}:{port}", ctx.tree.host())
-    };
+    let url = ctx.site("/").url;
+    let authority = url.split('/').nth(2).unwrap_or_default();
+    let port = authority
+        .rsplit_once(':')
+        .map(|(_, p)| p)
+        .filter(|p| p.chars().all(|c| c.is_ascii_digit()));
+    let host = port.map_or_else(
+        || ctx.tree.host().to_string(),
+        |p| format!("{}:{p}", ctx.tree.host()),
+    );
     expect_header(&v, "host", &host, "edge")
 }
 
@@ -1586,6 +1629,11 @@ pub fn all() -> Vec<Behaviour> {
             run: hidden_and_backup_files,
         },
         Behaviour {
+            name: "own_additions_served",
+            applies: |t| t.id == "static-plain",
+            run: own_additions_served,
+        },
+        Behaviour {
             name: "spa_routes_get_the_index",
             applies: Tree::spa,
             run: spa_routes_get_the_index,
@@ -1792,8 +1840,8 @@ mod tests {
         assert_eq!(names.len(), all.len());
         assert_eq!(
             all.len(),
-            68,
-            "the 22 behaviours of issue 11, 21 of issue 14, 15 of issue 12 and ten since"
+            69,
+            "the 22 behaviours of issue 11, 21 of issue 14, 15 of issue 12 and eleven since"
         );
     }
 

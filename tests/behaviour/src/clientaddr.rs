@@ -638,7 +638,8 @@ pub fn all() -> Vec<Behaviour> {
         },
         Behaviour {
             name: "page_from_the_app_loads_whole",
-            applies: |t| t.id == PROXY_TREE,
+            // Mixed: the chunks are no files on disk, so the application serves them.
+            applies: |t| t.id == PROXY_TREE || t.id == MIXED_TREE,
             run: page_from_the_app_loads_whole,
         },
         Behaviour {
