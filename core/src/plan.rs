@@ -148,7 +148,8 @@ pub enum TableRole {
     /// `$cache_bypass`: 1 for requests with a cookie or credentials, which the micro-cache
     /// neither answers nor stores.
     CacheBypass,
-    /// `$client_port`: `:PORT` when the client's Host header names a port, else empty.
+    /// `$client_port`: `:PORT` when the client's Host header names a port (or, without a
+    /// Host header, HTTP/3, when it connected to a port no scheme has), else empty.
     ClientPort,
     /// `$limit_client`: the client's address, empty (not counted) for an asset request.
     LimitClient,
@@ -228,8 +229,15 @@ impl TableRole {
             ],
             Self::ForwardedHttps => &[("https", &["on"])],
             Self::CacheBypass => &[("", &["0"]), ("default", &["1"])],
-            // Digits only: the name before them is the one nginx matched ($host).
-            Self::ClientPort => &[("default", &[""]), ("~(:[0-9]+)$", &["$1"])],
+            // The key is `$http_host|$server_port`. Digits only: the name before them is
+            // the one nginx matched ($host). No Host header at all (HTTP/3, whose
+            // :authority nginx does not turn into one): the port connected to, unless
+            // it is a scheme's own.
+            Self::ClientPort => &[
+                ("default", &[""]),
+                (r"~(:[0-9]+)\|", &["$1"]),
+                (r"~^\|(?!(?:80|443)$)([0-9]+)$", &[":$1"]),
+            ],
             // The assets' location's pattern (a test keeps them equal).
             Self::LimitClient => &[
                 ("default", &["$binary_remote_addr"]),

@@ -291,7 +291,7 @@ pub(super) static CLIENT_PORT_MAP: Rule = Rule {
     name: "map",
     texts: &[Text::new(
         "map.client_port",
-        "The port the client named in its Host header (browsers name none for the scheme's own port), digits only: it goes to the application with the host name, and into the micro-cache's key, so a page built for one port is never sent to clients of another.",
+        "The port the client named in its Host header (browsers name none for the scheme's own port), digits only; over HTTP/3, which brings no Host header, the port it connected to. It goes to the application with the host name, and into the micro-cache's key, so a page built for one port is never sent to clients of another.",
     )
     .inputs(&["workload", "cache"])],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
@@ -299,7 +299,8 @@ pub(super) static CLIENT_PORT_MAP: Rule = Rule {
             let scope = Scope::Table {
                 table: TableRole::ClientPort,
             };
-            out.set(scope, &["$http_host", "$client_port"], &CLIENT_PORT_MAP.texts[0]);
+            let args = &["$http_host|$server_port", "$client_port"];
+            out.set(scope, args, &CLIENT_PORT_MAP.texts[0]);
         }
     }),
 };
@@ -595,7 +596,15 @@ mod tests {
         let port = Scope::Table {
             table: TableRole::ClientPort,
         };
-        assert_eq!(values_in(&p, port, "map"), ["$http_host $client_port"]);
+        assert_eq!(
+            values_in(&p, port, "map"),
+            ["$http_host|$server_port $client_port"]
+        );
+        // The rows, as nginx's PCRE reads them (the same syntax in Rust's regex crate is
+        // not at hand: the cases are the point).
+        let rows = TableRole::ClientPort.rows();
+        assert_eq!(rows[1].0, r"~(:[0-9]+)\|");
+        assert_eq!(rows[2], (r"~^\|(?!(?:80|443)$)([0-9]+)$", &[":$1"][..]));
         // PHP passes the client's Host itself: the map only for the micro-cache's key.
         assert!(values_in(&plan(r#"{"workload":"php"}"#), port, "map").is_empty());
         let cached = plan(r#"{"workload":"php","cache":"micro"}"#);

@@ -410,7 +410,7 @@ pub(super) static OWN_ADDITIONS: Rule = Rule {
     name: "include",
     texts: &[Text::new(
         "include.own",
-        "Your own additions to this site (auth_basic for /admin, a location of your own, a redirect), as .conf files in this directory: apply and rollback never write there, check leaves their locations alone, and nginx -t checks them with the site before anything is installed. A directive this file already sets cannot be set there again.",
+        "Your own additions to this site (a location of your own, a redirect, auth_basic for the whole site), as .conf files in this directory: apply and rollback never write there, check leaves their locations alone, and nginx -t checks them with the site before anything is installed. A directive this file already sets cannot be set there again, and a prefix location of yours loses to the regular-expression locations here (scripts, assets) unless written with ^~.",
     )
     .inputs(&["server_names"])],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {

@@ -377,6 +377,7 @@ fn own_additions_served(ctx: &Ctx) -> Result<(), String> {
         }
         std::thread::sleep(Duration::from_millis(200));
     };
+    let beside = ctx.send(&ctx.site("/app.js"));
     // As it was for the tree's other behaviours.
     let _ = std::fs::remove_dir_all(&dir);
     reload("without it")?;
@@ -390,7 +391,9 @@ fn own_additions_served(ctx: &Ctx) -> Result<(), String> {
             )
         },
     )?;
-    status(ctx, &ctx.site("/app.js"), 200, "/app.js beside it").map(|_| ())
+    expect(beside.status == 200, || {
+        format!("/app.js beside the addition: {}", beside.summary())
+    })
 }
 
 /// A single-page application: its routes, which are no files, get the root's index.html
@@ -605,7 +608,14 @@ fn forwarded_headers_edge(ctx: &Ctx) -> Result<(), String> {
         || ctx.tree.host().to_string(),
         |p| format!("{}:{p}", ctx.tree.host()),
     );
-    expect_header(&v, "host", &host, "edge")
+    expect_header(&v, "host", &host, "edge")?;
+    // A port the client names that nginx does not listen on: a container's published port.
+    let published = format!("{}:8080", ctx.tree.host());
+    let r = ctx
+        .site("/fwd-published")
+        .header(&format!("Host: {published}"));
+    let v = echo(&ctx.send(&r), "a client of a published port")?;
+    expect_header(&v, "host", &published, "a published port")
 }
 
 fn forwarded_headers_behind_lb(ctx: &Ctx) -> Result<(), String> {
