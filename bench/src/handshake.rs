@@ -115,6 +115,7 @@ mod tests {
             "p99=",
             "max=",
             "resumed=",
+            "tls13=",
         ] {
             assert!(SCRIPT.contains(key), "{key}");
         }
@@ -133,6 +134,9 @@ mod tests {
             .unwrap_or_else(|e| panic!("{PYTHON} (Debian's python3, scripts/setup.sh): {e}"));
         assert!(out.status.success(), "{out:?}");
         let r = wrk::parse(&String::from_utf8_lossy(&out.stdout)).expect("line");
-        assert_eq!((r.requests, r.errors(), r.resumed, r.p99_us), (0, 0, 0, 0));
+        assert_eq!(
+            (r.requests, r.errors(), r.resumed, r.tls13, r.p99_us),
+            (0, 0, 0, 0, 0)
+        );
     }
 }

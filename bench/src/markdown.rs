@@ -16,7 +16,9 @@ use crate::scenario::{H2_STREAMS, SLOW_RUN_FLOOR, TLS_RUN_FLOOR, Tool};
 use crate::stats::Stat;
 use crate::svg::svg;
 use crate::variants::{Env, Variant};
-use crate::verdict::{Ratio, Settled, applies, baselines, compare, contenders, misses, tally};
+use crate::verdict::{
+    Ratio, Settled, Verdict, applies, baselines, compare, contenders, misses, tally,
+};
 
 /// Facts about the run for the report's header.
 #[derive(Debug)]
@@ -329,7 +331,7 @@ pub fn recheck_lines(modes: &[ModeResult], variants: &[Variant], rounds: usize) 
     };
     let mut out = vec![
         "### The losses measured again together\n".to_string(),
-        "Each loss CPU per request can settle (nginx-gen's nginx set the rate, or the CPU decided), measured again on loopback with nginx-gen, its A/A control and the baselines it lost to in that cell loaded at once, so a change in the machine's speed reaches all of them alike. One at a time: the ratio that decided (req/s, or CPU per request where wrk or the link set the rate) and the upper end of its 95 % interval; together: CPU per request, the baseline's ÷ nginx-gen's (above 1 = nginx-gen cheaper), with its 95 % interval. A loss is not confirmed when nginx-gen is even or better together, that interval lies wholly above the loss's, and the A/A control stayed within its own; it stands when nginx-gen is still the dearer, when the interval reaches into the loss's (too few rounds to tell), when the A/A control left its interval, or when requests failed.\n".to_string(),
+        "Each loss CPU per request can settle (nginx-gen's nginx set the rate, or the CPU decided), measured again on loopback with nginx-gen, its A/A control and the baselines it lost to in that cell loaded at once, so a change in the machine's speed reaches all of them alike. One at a time: the ratio that decided (req/s, or CPU per request where wrk or the link set the rate) and the upper end of its 95 % interval; together: CPU per request, the baseline's ÷ nginx-gen's (above 1 = nginx-gen cheaper), with its 95 % interval. A loss is not confirmed when nginx-gen is even or better together, that interval lies wholly above the loss's, and the A/A control stayed within its own; it stands when nginx-gen is still the dearer, when the interval reaches into the loss's (too few rounds to tell), when the A/A control left its interval, or when requests failed. Where the baseline's TLS handshakes negotiated TLS 1.2 and nginx-gen's TLS 1.3, nginx-gen offering TLS 1.2 alone is loaded in the same rounds: a loss that stands is then TLS 1.3's price when that instance is even or better than the baseline (the bar compares configurations on the protocol their clients get; docs/decisions.md).\n".to_string(),
     ];
     if rounds == 0 {
         out.push("Not measured again (`--recheck 0`).\n".into());
@@ -363,10 +365,14 @@ pub fn recheck_lines(modes: &[ModeResult], variants: &[Variant], rounds: usize) 
             lost.into_iter()
                 .map(|(mode, r)| {
                     let settled = rc.settle(r.loss_bound());
-                    let word = if settled == Settled::Confirmed {
-                        format!("**{}**", settled.text())
-                    } else {
-                        settled.text().to_string()
+                    let word = match settled {
+                        Settled::Confirmed => format!("**{}**", settled.text()),
+                        Settled::ProtocolPrice => format!(
+                            "{}: {}",
+                            settled.text(),
+                            rc.same_protocol_text().trim_start_matches(", ")
+                        ),
+                        _ => settled.text().to_string(),
                     };
                     let (mid, hi) = r.decided();
                     (mode, format!("{mid:.3}× (CI ..{hi:.3})"), word)
@@ -412,7 +418,7 @@ pub fn verdict_lines(m: &ModeResult, variants: &[Variant]) -> Vec<String> {
     let mut out = Vec::new();
     for (vi, v) in contenders(variants) {
         out.push(format!(
-            "\n**Does {} lose to any baseline with 95 % confidence?** (per cell; a loss is a req/s interval wholly below 1, or where wrk or the link sets the rate, more CPU per request beyond the noise or over 3 % fewer req/s; a loss measured again together and not confirmed there is not one)\n",
+            "\n**Does {} lose to any baseline with 95 % confidence?** (per cell; a loss is a req/s interval wholly below 1, or where wrk or the link sets the rate, more CPU per request beyond the noise or over 3 % fewer req/s; a loss measured again together and not confirmed there is not one, nor is TLS 1.3's price: a loss to a baseline whose clients get TLS 1.2 where nginx-gen offering TLS 1.2 alone, measured with it at once, is even or better)\n",
             v.name
         ));
         out.push("| scenario | conns | loses to | other misses |".into());
@@ -422,6 +428,12 @@ pub fn verdict_lines(m: &ModeResult, variants: &[Variant]) -> Vec<String> {
                 continue;
             }
             let (losses, others) = misses(m, c, vi, variants);
+            let prices: Vec<(String, Ratio)> = baselines(variants)
+                .filter_map(|(b, base)| {
+                    let r = compare(m, c, vi, b)?;
+                    (r.verdict == Verdict::ProtocolPrice).then(|| (base.name.clone(), r))
+                })
+                .collect();
             let list = |l: &[(String, Ratio)]| {
                 l.iter()
                     .map(|(name, r)| {
@@ -442,8 +454,10 @@ pub fn verdict_lines(m: &ModeResult, variants: &[Variant]) -> Vec<String> {
                 "| {} | {} | {} | {} |",
                 c.scenario.id,
                 c.conns,
-                if losses.is_empty() {
+                if losses.is_empty() && prices.is_empty() {
                     "no".to_string()
+                } else if losses.is_empty() {
+                    format!("no; {}", list(&prices))
                 } else {
                     format!("**yes**: {}", list(&losses))
                 },
@@ -459,38 +473,47 @@ pub fn verdict_lines(m: &ModeResult, variants: &[Variant]) -> Vec<String> {
 }
 
 /// For the handshake scenarios: the share of connections that resumed a session, per
-/// variant (a full-handshake run offers none, so it must be 0 %).
+/// variant (a full-handshake run offers none, so it must be 0 %), and the share that
+/// negotiated TLS 1.3.
 pub fn resumed_lines(m: &ModeResult, variants: &[Variant]) -> Vec<String> {
     let mut out = Vec::new();
     for c in &m.cells {
         if !matches!(c.scenario.tool(), Tool::Handshake { .. }) {
             continue;
         }
-        let shares: Vec<String> = variants
-            .iter()
-            .enumerate()
-            .filter(|(vi, _)| applies(c, *vi))
-            .map(|(vi, v)| {
-                let (resumed, total) = c.samples[vi]
-                    .iter()
-                    .fold((0, 0), |(r, t), s| (r + s.wrk.resumed, t + s.wrk.requests));
-                format!(
-                    "{} {:.0} %",
-                    v.name,
-                    if total == 0 {
+        let shares = |of: fn(&crate::wrk::WrkResult) -> u64| -> String {
+            variants
+                .iter()
+                .enumerate()
+                .filter(|(vi, _)| applies(c, *vi))
+                .map(|(vi, v)| {
+                    let (n, total) = c.samples[vi]
+                        .iter()
+                        .fold((0, 0), |(n, t), s| (n + of(&s.wrk), t + s.wrk.requests));
+                    let share = if total == 0 {
                         0.0
                     } else {
-                        resumed as f64 * 100.0 / total as f64
-                    }
-                )
-            })
-            .collect();
-        out.push(format!(
-            "- Connections that resumed a TLS session, `{}` c{}: {}",
-            c.scenario.id,
-            c.conns,
-            shares.join(", ")
-        ));
+                        n as f64 * 100.0 / total as f64
+                    };
+                    format!("{} {share:.0} %", v.name)
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        for (what, of) in [
+            (
+                "resumed a TLS session",
+                (|w| w.resumed) as fn(&crate::wrk::WrkResult) -> u64,
+            ),
+            ("negotiated TLS 1.3", |w| w.tls13),
+        ] {
+            out.push(format!(
+                "- Connections that {what}, `{}` c{}: {}",
+                c.scenario.id,
+                c.conns,
+                shares(of)
+            ));
+        }
     }
     out
 }
@@ -577,11 +600,15 @@ mod tests {
             let mut s = vec![sample(400, 200, 10); 3];
             for x in &mut s {
                 x.wrk.resumed = r;
+                x.wrk.tls13 = 400;
             }
             s
         };
         let mut tls = vec![resumed(396); n];
         tls[3] = resumed(0);
+        for x in &mut tls[3] {
+            x.wrk.tls13 = 0;
+        }
         ModeResult {
             link: "loopback".into(),
             cells: vec![
@@ -625,7 +652,8 @@ mod tests {
         assert_eq!(
             resumed_lines(&m, &Variant::builtin()),
             [
-                "- Connections that resumed a TLS session, `tls-resume` c8: stock 99 %, guide 99 %, nginxconfig 99 %, h5bp 0 %, nginx-gen 99 %"
+                "- Connections that resumed a TLS session, `tls-resume` c8: stock 99 %, guide 99 %, nginxconfig 99 %, h5bp 0 %, nginx-gen 99 %",
+                "- Connections that negotiated TLS 1.3, `tls-resume` c8: stock 100 %, guide 100 %, nginxconfig 100 %, h5bp 0 %, nginx-gen 100 %"
             ]
         );
         let verdicts = verdict_lines(&m, &Variant::builtin()).join("\n");
@@ -634,6 +662,43 @@ mod tests {
         assert!(
             verdicts.contains("| tls-resume | 8 | no | none |"),
             "{verdicts}"
+        );
+    }
+
+    #[test]
+    fn tls_1_3s_price_is_no_loss_and_says_so() {
+        use crate::stats::tests::{iv, sample};
+        use crate::verdict::{Recheck, SameProtocol, TLS12};
+        let vars = Variant::builtin();
+        let mut m = mode();
+        // h5bp's TLS 1.2 resumptions (no TLS 1.3 in mode()) at half nginx-gen's CPU.
+        for x in &mut m.cells[1].samples[3] {
+            *x = sample(400, 100, 10);
+        }
+        m.rechecks = vec![Recheck {
+            scenario: "tls-resume",
+            conns: 8,
+            v: 4,
+            base: 3,
+            rounds: 10,
+            cpu: iv(0.53, 0.57),
+            verdict: Verdict::Loss,
+            control: iv(0.99, 1.01),
+            same_protocol: Some(SameProtocol {
+                protocol: TLS12,
+                cpu: iv(0.99, 1.02),
+                verdict: Verdict::EvenCpu,
+            }),
+        }];
+        let verdicts = verdict_lines(&m, &vars).join("\n");
+        assert!(
+            verdicts.contains("| tls-resume | 8 | no; h5bp (TLS 1.3's price"),
+            "{verdicts}"
+        );
+        let table = recheck_lines(std::slice::from_ref(&m), &vars, 10).join("\n");
+        assert!(
+            table.contains("| the protocol's price: with the baseline's protocol even or better: nginx-gen with TLSv1.2 alone 1.005× (CI 0.990..1.020) |"),
+            "{table}"
         );
     }
 
@@ -653,6 +718,7 @@ mod tests {
             cpu: iv(0.99, 1.02),
             verdict: crate::verdict::Verdict::EvenCpu,
             control: iv(0.995, 1.004),
+            same_protocol: None,
         }];
         let text = markdown(std::slice::from_ref(&m), &vars, &meta(), "x.svg");
         assert!(

@@ -5,7 +5,9 @@
 //! those baselines loaded at once, like the search's confirmation, and compared by CPU per
 //! request. A loss is cleared only when nginx-gen is even or better there, the interval
 //! lies wholly above the loss's one at a time and the A/A control stays within its own;
-//! else it stands ([`verdict::Recheck::settle`]).
+//! else it stands ([`verdict::Recheck::settle`]). Where the baseline's TLS handshakes
+//! negotiated TLS 1.2 and nginx-gen's TLS 1.3, nginx-gen offering TLS 1.2 alone is loaded
+//! in the same rounds too, so the report tells the protocol's cost from the configuration's.
 
 use crate::opts::Opts;
 use crate::prepare::Prepared;
@@ -13,7 +15,7 @@ use crate::results::{ModeResult, harness_ok};
 use crate::run;
 use crate::scenario::Scenario;
 use crate::variants::{Kind, Variant};
-use crate::verdict::{self, Recheck, baselines, compare};
+use crate::verdict::{self, Recheck, SameProtocol, baselines, compare};
 
 /// One cell to measure again: its scenario and connection count, and the baselines
 /// nginx-gen lost to there in any mode (indices among the run's variants).
@@ -22,10 +24,14 @@ pub struct Group {
     pub scenario: Scenario,
     pub conns: u32,
     pub baselines: Vec<usize>,
+    /// Those of them whose handshakes negotiated TLS 1.2 where nginx-gen's negotiated TLS
+    /// 1.3 ([`verdict::older_protocol`]).
+    pub older_protocol: Vec<usize>,
 }
 
 /// The cells to measure again, in run order: where the contender `v` lost to a baseline in
-/// a way CPU per request can settle ([`verdict::Ratio::cpu_can_settle`]), in any mode (a
+/// a way CPU per request can settle or to a baseline on an older TLS protocol
+/// ([`verdict::Ratio::measured_again`]), in any mode (a
 /// shaped link's cell has the loopback cell with the same count as its double); with
 /// `all`, every cell and baseline both ran in.
 pub fn groups(modes: &[ModeResult], variants: &[Variant], v: usize, all: bool) -> Vec<Group> {
@@ -36,7 +42,7 @@ pub fn groups(modes: &[ModeResult], variants: &[Variant], v: usize, all: bool) -
                 let Some(r) = compare(m, cell, v, b) else {
                     continue;
                 };
-                if !(all || r.cpu_can_settle()) {
+                if !(all || r.measured_again()) {
                     continue;
                 }
                 let at = out
@@ -47,11 +53,15 @@ pub fn groups(modes: &[ModeResult], variants: &[Variant], v: usize, all: bool) -
                             scenario: cell.scenario.clone(),
                             conns: cell.conns,
                             baselines: Vec::new(),
+                            older_protocol: Vec::new(),
                         });
                         out.len() - 1
                     });
                 if !out[at].baselines.contains(&b) {
                     out[at].baselines.push(b);
+                }
+                if verdict::older_protocol(cell, v, b) && !out[at].older_protocol.contains(&b) {
+                    out[at].older_protocol.push(b);
                 }
             }
         }
@@ -89,9 +99,14 @@ pub fn run(
         return out;
     };
     for g in groups(modes, variants, gen_index, opts.recheck_all) {
-        // nginx-gen, its control, then the baselines: stage index 2 + j is g.baselines[j].
+        // nginx-gen, its control, then the baselines: stage index 2 + j is g.baselines[j];
+        // last, where a baseline spoke an older protocol, nginx-gen offering it alone.
         let mut vs = vec![Variant::nginx_gen(), Variant::nginx_gen_again()];
         vs.extend(g.baselines.iter().map(|&b| variants[b].clone()));
+        let on_older = vs.len();
+        if !g.older_protocol.is_empty() {
+            vs.push(Variant::nginx_gen_on(verdict::TLS12));
+        }
         eprintln!(
             "recheck {} c{}: nginx-gen against {} measured again together, {} round(s)",
             g.scenario.id,
@@ -135,6 +150,15 @@ pub fn run(
                 continue;
             }
             let (cpu, v) = verdict::together(cell, 0, 2 + j);
+            let same_protocol = (g.older_protocol.contains(&b) && verdict::applies(cell, on_older))
+                .then(|| {
+                    let (cpu, verdict) = verdict::together(cell, on_older, 2 + j);
+                    SameProtocol {
+                        protocol: verdict::TLS12,
+                        cpu,
+                        verdict,
+                    }
+                });
             out.rechecks.push(Recheck {
                 scenario: g.scenario.id,
                 conns: g.conns,
@@ -144,6 +168,7 @@ pub fn run(
                 cpu,
                 verdict: v,
                 control,
+                same_protocol,
             });
         }
     }
@@ -207,6 +232,7 @@ mod tests {
             cpu,
             verdict,
             control,
+            same_protocol: None,
         }
     }
 
@@ -240,6 +266,46 @@ mod tests {
         // `all`: every baseline of every cell both ran in.
         let g = groups(&modes, &vars, 4, true);
         assert_eq!(g[0].baselines, [0, 1, 2, 3]);
+    }
+
+    #[test]
+    fn a_baseline_on_tls_1_2_is_measured_against_nginx_gen_on_tls_1_2() {
+        // Resumed handshakes, the client setting the rate: the guide's TLS 1.3 cheaper than
+        // nginx-gen's, a loss the CPU settles; h5bp's TLS 1.2 cheaper for the client too, so
+        // its rate 15 % ahead: a loss the CPU cannot settle, measured again for its protocol.
+        let handshakes = |rate: u64, cpu_ms: u64, tls13: bool| -> Vec<Sample> {
+            let mut s = vec![sample(rate, cpu_ms, 2); 3];
+            for x in &mut s {
+                x.wrk.tls13 = if tls13 { rate } else { 0 };
+            }
+            s
+        };
+        let dear = handshakes(4_000, 550, true);
+        let resume = cell(
+            "tls-resume",
+            8,
+            vec![
+                dear.clone(),
+                handshakes(4_000, 500, true),
+                dear.clone(),
+                handshakes(4_600, 300, false),
+                dear,
+            ],
+        );
+        let m = mode(None, vec![resume]);
+        let h5bp = compare(&m, &m.cells[0], 4, 3).expect("both ran");
+        assert!(!h5bp.cpu_can_settle() && h5bp.measured_again(), "{h5bp:?}");
+        let g = groups(&[m], &Variant::builtin(), 4, false);
+        assert_eq!(g.len(), 1, "{g:?}");
+        assert_eq!(
+            (g[0].baselines.as_slice(), g[0].older_protocol.as_slice()),
+            (&[1, 3][..], &[3][..])
+        );
+        let on = Variant::nginx_gen_on(verdict::TLS12);
+        assert!(
+            matches!(&on.kind, Kind::Patched(d) if d == &[("ssl_protocols".to_string(), "TLSv1.2".to_string())])
+        );
+        assert!(!on.is_baseline());
     }
 
     #[test]

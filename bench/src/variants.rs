@@ -110,6 +110,15 @@ impl Variant {
         }
     }
 
+    /// nginx-gen's configuration offering this TLS protocol alone (`ssl_protocols`): held
+    /// against a baseline that negotiates no newer one.
+    pub fn nginx_gen_on(protocol: &str) -> Self {
+        Self {
+            name: format!("nginx-gen-{protocol}"),
+            kind: Kind::Patched(vec![("ssl_protocols".into(), protocol.into())]),
+        }
+    }
+
     /// A configuration nginx-gen is compared against (stock, the guide, a peer generator's),
     /// as opposed to nginx-gen and its `--patch`/`--extra` variants.
     pub fn is_baseline(&self) -> bool {

@@ -19,6 +19,8 @@ pub struct WrkResult {
     pub p99_us: u64,
     /// Connections that resumed a TLS session (the handshake client only).
     pub resumed: u64,
+    /// Connections that negotiated TLS 1.3 (the handshake client only).
+    pub tls13: u64,
 }
 
 impl WrkResult {
@@ -59,6 +61,7 @@ pub fn parse(stdout: &str) -> Option<WrkResult> {
             "p50" => r.p50_us = v,
             "p99" => r.p99_us = v,
             "resumed" => r.resumed = v,
+            "tls13" => r.tls13 = v,
             _ => seen -= 1,
         }
     }

@@ -15,7 +15,8 @@ verified as in any TLS client.
 
 Prints one line in the format of wrk/report.lua, which nginx-gen-bench reads:
 NGB requests=N duration_us=N bytes=N connect=N read=N write=0 status=N timeout=N
-    p50=US p99=US max=US resumed=N
+    p50=US p99=US max=US resumed=N tls13=N
+(tls13: connections that negotiated TLS 1.3, the others TLS 1.2 or older.)
 """
 
 import argparse
@@ -26,7 +27,7 @@ import ssl
 import struct
 import time
 
-COUNTERS = ("requests", "bytes", "connect", "read", "status", "timeout", "resumed")
+COUNTERS = ("requests", "bytes", "connect", "read", "status", "timeout", "resumed", "tls13")
 
 
 def percentile(sorted_us, p):
@@ -66,6 +67,8 @@ def load(args, deadline):
                     data += chunk
                 if tls.session_reused:
                     out["resumed"] += 1
+                if tls.version() == "TLSv1.3":
+                    out["tls13"] += 1
                 if args.resume:
                     # Taken after the response, so a TLS 1.3 ticket has arrived.
                     session = tls.session
@@ -133,7 +136,7 @@ def main():
         f"bytes={total['bytes']} connect={total['connect']} read={total['read']} write=0 "
         f"status={total['status']} timeout={total['timeout']} p50={percentile(latency, 50)} "
         f"p99={percentile(latency, 99)} max={latency[-1] if latency else 0} "
-        f"resumed={total['resumed']}"
+        f"resumed={total['resumed']} tls13={total['tls13']}"
     )
 
 
