@@ -331,14 +331,17 @@ pub fn recheck_lines(modes: &[ModeResult], variants: &[Variant], rounds: usize) 
     };
     let mut out = vec![
         "### The losses measured again together\n".to_string(),
-        "Each loss CPU per request can settle (nginx-gen's nginx set the rate, or the CPU decided), measured again on loopback with nginx-gen, its A/A control and the baselines it lost to in that cell loaded at once, so a change in the machine's speed reaches all of them alike. One at a time: the ratio that decided (req/s, or CPU per request where wrk or the link set the rate) and the upper end of its 95 % interval; together: CPU per request, the baseline's ÷ nginx-gen's (above 1 = nginx-gen cheaper), with its 95 % interval. A loss is not confirmed when nginx-gen is even or better together, that interval lies wholly above the loss's, and the A/A control stayed within its own; it stands when nginx-gen is still the dearer, when the interval reaches into the loss's (too few rounds to tell), when the A/A control left its interval, or when requests failed. Where the baseline's TLS handshakes negotiated TLS 1.2 and nginx-gen's TLS 1.3, nginx-gen offering TLS 1.2 alone is loaded in the same rounds: a loss that stands is then TLS 1.3's price when that instance is even or better than the baseline (the bar compares configurations on the protocol their clients get; docs/decisions.md).\n".to_string(),
+        "Each loss CPU per request can settle (nginx-gen's nginx set the rate, or the CPU decided), and each loss to a baseline whose TLS handshakes negotiated TLS 1.2 where nginx-gen's negotiated TLS 1.3, measured again on loopback with nginx-gen, its A/A control and the baselines it lost to in that cell loaded at once, so a change in the machine's speed reaches all of them alike. One at a time: the ratio that decided (req/s, or CPU per request where wrk or the link set the rate) and the upper end of its 95 % interval; together: CPU per request, the baseline's ÷ nginx-gen's (above 1 = nginx-gen cheaper), with its 95 % interval. A loss is not confirmed when nginx-gen is even or better together, that interval lies wholly above the loss's, and the A/A control stayed within its own; it stands when nginx-gen is still the dearer, when the interval reaches into the loss's (too few rounds to tell), when the A/A control left its interval, or when requests failed (at nginx-gen or the baseline). For the TLS 1.2 baselines nginx-gen offering TLS 1.2 alone is loaded in the same rounds too: a loss that stands is TLS 1.3's price when that instance spoke TLS 1.2 with the baseline, no request failed, its CPU per handshake was at most 3 % above the baseline's with 95 % confidence and its rate not more than 3 % behind; a loss of the rate the CPU cannot settle stands otherwise (the bar compares configurations on the protocol their clients get; docs/architecture.md, issue 12's decisions).\n".to_string(),
     ];
     if rounds == 0 {
         out.push("Not measured again (`--recheck 0`).\n".into());
         return out;
     }
     if rechecks.is_empty() {
-        out.push("No loss the CPU can settle to measure again.\n".into());
+        out.push(
+            "No loss to measure again (none the CPU can settle, none to a TLS 1.2 baseline).\n"
+                .into(),
+        );
         return out;
     }
     out.push("| scenario | conns | baseline | lost in | one at a time | together (CPU, 95 % CI) | rounds | A/A control | the loss |".into());
@@ -359,21 +362,24 @@ pub fn recheck_lines(modes: &[ModeResult], variants: &[Variant], rounds: usize) 
             vec![(
                 "none".into(),
                 "—".into(),
-                "(no loss the CPU can settle)".into(),
+                "(no loss to measure again)".into(),
             )]
         } else {
             lost.into_iter()
                 .map(|(mode, r)| {
-                    let settled = rc.settle(r.loss_bound());
-                    let word = match settled {
-                        Settled::Confirmed => format!("**{}**", settled.text()),
-                        Settled::ProtocolPrice => format!(
-                            "{}: {}",
-                            settled.text(),
-                            rc.same_protocol_text().trim_start_matches(", ")
-                        ),
+                    let settled = rc.settle(r.loss_bound(), r.cpu_can_settle());
+                    let mut word = match settled {
+                        Settled::Confirmed | Settled::RateStands => {
+                            format!("**{}**", settled.text())
+                        }
                         _ => settled.text().to_string(),
                     };
+                    if rc.same_protocol.is_some() {
+                        word = format!(
+                            "{word} ({})",
+                            rc.same_protocol_text().trim_start_matches(", ")
+                        );
+                    }
                     let (mid, hi) = r.decided();
                     (mode, format!("{mid:.3}× (CI ..{hi:.3})"), word)
                 })
@@ -458,8 +464,10 @@ pub fn verdict_lines(m: &ModeResult, variants: &[Variant]) -> Vec<String> {
                     "no".to_string()
                 } else if losses.is_empty() {
                     format!("no; {}", list(&prices))
-                } else {
+                } else if prices.is_empty() {
                     format!("**yes**: {}", list(&losses))
+                } else {
+                    format!("**yes**: {}; and {}", list(&losses), list(&prices))
                 },
                 if others.is_empty() {
                     "none".to_string()
@@ -687,7 +695,9 @@ mod tests {
             same_protocol: Some(SameProtocol {
                 protocol: TLS12,
                 cpu: iv(0.99, 1.02),
-                verdict: Verdict::EvenCpu,
+                rps: iv(0.98, 1.03),
+                errors: false,
+                protocols_held: true,
             }),
         }];
         let verdicts = verdict_lines(&m, &vars).join("\n");
@@ -697,7 +707,7 @@ mod tests {
         );
         let table = recheck_lines(std::slice::from_ref(&m), &vars, 10).join("\n");
         assert!(
-            table.contains("| the protocol's price: with the baseline's protocol even or better: nginx-gen with TLSv1.2 alone 1.005× (CI 0.990..1.020) |"),
+            table.contains("| the protocol's price: with the baseline's protocol within 3 % (nginx-gen with TLSv1.2 alone CPU 1.005× (CI 0.990..1.020), req/s 1.005× (CI 0.980..1.030)) |"),
             "{table}"
         );
     }

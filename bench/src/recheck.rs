@@ -14,8 +14,9 @@ use crate::prepare::Prepared;
 use crate::results::{ModeResult, harness_ok};
 use crate::run;
 use crate::scenario::Scenario;
+use crate::stats::Stat;
 use crate::variants::{Kind, Variant};
-use crate::verdict::{self, Recheck, SameProtocol, baselines, compare};
+use crate::verdict::{self, Recheck, SameProtocol, Verdict, baselines, compare};
 
 /// One cell to measure again: its scenario and connection count, and the baselines
 /// nginx-gen lost to there in any mode (indices among the run's variants).
@@ -108,7 +109,7 @@ pub fn run(
             vs.push(Variant::nginx_gen_on(verdict::TLS12));
         }
         eprintln!(
-            "recheck {} c{}: nginx-gen against {} measured again together, {} round(s)",
+            "recheck {} c{}: nginx-gen against {} measured again together{}, {} round(s)",
             g.scenario.id,
             g.conns,
             g.baselines
@@ -116,6 +117,11 @@ pub fn run(
                 .map(|&b| variants[b].name.as_str())
                 .collect::<Vec<_>>()
                 .join(", "),
+            if g.older_protocol.is_empty() {
+                String::new()
+            } else {
+                format!(", with nginx-gen offering {} alone", verdict::TLS12)
+            },
             opts.recheck
         );
         let mut o = opts.clone();
@@ -149,16 +155,14 @@ pub fn run(
             if !verdict::applies(cell, 2 + j) {
                 continue;
             }
-            let (cpu, v) = verdict::together(cell, 0, 2 + j);
+            let (cpu, mut v) = verdict::together(cell, 0, 2 + j);
+            // A baseline that failed requests here has a dearer CPU per answered one: it
+            // clears nothing.
+            if Stat::of(&cell.samples[2 + j]).errors() > 0 {
+                v = Verdict::Errors;
+            }
             let same_protocol = (g.older_protocol.contains(&b) && verdict::applies(cell, on_older))
-                .then(|| {
-                    let (cpu, verdict) = verdict::together(cell, on_older, 2 + j);
-                    SameProtocol {
-                        protocol: verdict::TLS12,
-                        cpu,
-                        verdict,
-                    }
-                });
+                .then(|| SameProtocol::measure(cell, on_older, 2 + j));
             out.rechecks.push(Recheck {
                 scenario: g.scenario.id,
                 conns: g.conns,
@@ -366,18 +370,21 @@ mod tests {
         assert_eq!(judged(&m), Some(Verdict::Loss));
         assert!(
             m.rechecks[0]
-                .text(0.9)
+                .text(0.9, true)
                 .ends_with("stands: the A/A control was off")
         );
         // Even, but the interval reaches down past the 0.90× of one at a time: too few
         // rounds to clear it.
         m.rechecks = vec![recheck(iv(0.85, 1.2), Verdict::EvenCpu, iv(0.995, 1.006))];
         assert_eq!(judged(&m), Some(Verdict::Loss));
-        assert_eq!(m.rechecks[0].settle(0.9), verdict::Settled::TooNoisy);
-        assert_eq!(m.rechecks[0].settle(0.8), verdict::Settled::NotConfirmed);
+        assert_eq!(m.rechecks[0].settle(0.9, true), verdict::Settled::TooNoisy);
+        assert_eq!(
+            m.rechecks[0].settle(0.8, true),
+            verdict::Settled::NotConfirmed
+        );
         // Requests failed when measured again: the loss stands, saying why.
         m.rechecks = vec![recheck(iv(1.01, 1.05), Verdict::Errors, iv(0.995, 1.006))];
-        assert_eq!(m.rechecks[0].settle(0.9), verdict::Settled::Errors);
+        assert_eq!(m.rechecks[0].settle(0.9, true), verdict::Settled::Errors);
         assert_eq!(judged(&m), Some(Verdict::Loss));
         // Another cell's recheck does not apply.
         m.rechecks = vec![Recheck {

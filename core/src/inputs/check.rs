@@ -11,8 +11,8 @@ use super::raw::printable;
 use super::spec::{DefaultValue, Input, Kind};
 use super::texts::{self, Arg, Msg, value};
 use super::values::{
-    AccessLog, Cache, Cdn, Lang, Layout, Listen, PhpVersion, PolicyVersion, Release, Resolver,
-    SafePath, Target, TlsProfile, Workload,
+    AccessLog, Cache, Cdn, Hsts, Lang, Layout, Listen, PhpVersion, PolicyVersion, Release,
+    Resolver, SafePath, Target, TlsProfile, Workload,
 };
 use super::{InputError, Scalar, limits};
 
@@ -395,6 +395,7 @@ text_value! {
     Release => choice,
     TlsProfile => choice,
     AccessLog => choice,
+    Hsts => choice,
     Cache => choice,
     PhpVersion => choice,
     Cdn => choice,

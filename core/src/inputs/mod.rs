@@ -186,7 +186,7 @@ pub use schema::json_schema;
 pub use spec::{DefaultValue, Flag, Form, Group, Input, Kind, PATH_ACCEPTED, Section, Widget};
 pub use texts::{Arg, Msg, TEXTS};
 pub use values::{
-    AccessLog, Cache, Cdn, Cidr, Lang, Layout, Listen, PhpVersion, PolicyVersion, Release,
+    AccessLog, Cache, Cdn, Cidr, Hsts, Lang, Layout, Listen, PhpVersion, PolicyVersion, Release,
     Resolver, SafePath, ServerName, Target, TlsProfile, Upstream, Workload,
 };
 

@@ -10,7 +10,7 @@ use super::raw::Scalar;
 use super::spec::DefaultValue::{List, Unset, Value};
 use super::spec::{Flag, Form, Group, Kind, Section, Widget};
 use super::values::{
-    AccessLog, Cache, Cdn, Cidr, Lang, Layout, Listen, PhpVersion, PolicyVersion, Release,
+    AccessLog, Cache, Cdn, Cidr, Hsts, Lang, Layout, Listen, PhpVersion, PolicyVersion, Release,
     Resolver, SafePath, ServerName, Target, TlsProfile, Upstream, Workload,
 };
 use crate::size::ByteSize;
@@ -183,6 +183,18 @@ inputs! {
         help: "Serve HTTP/3 (nginx 1.25 or later, with --tls)",
         note: "only with tls and nginx 1.25.0 or later",
         form: Form::at(Section::Tls, 7, Widget::Checkbox),
+    }
+    /// What `Strict-Transport-Security` asks of browsers (with TLS): this host only
+    /// (`host`), its subdomains too (`subdomains`), a place on the browsers' preload list
+    /// (`preload`), or nothing (`off`).
+    hsts: Hsts = String {
+        flag: Flag::value("hsts", "SCOPE"),
+        group: Group::Tls,
+        kind: Kind::Choice(Hsts::NAMES),
+        default: Value("host"),
+        help: "Strict-Transport-Security: HTTPS only for this host, its subdomains too, or preloaded into browsers (off: none)",
+        note: "subdomains and preload only with tls",
+        form: Form::at(Section::Tls, 12, Widget::Select),
     }
     /// Names the site answers to.
     server_names: Vec<ServerName> = Vec<String> {

@@ -113,6 +113,13 @@ impl Inputs {
                 Msg::of(&texts::ACCEPTED_OCSP_TLS),
             );
         }
+        if matches!(self.hsts, super::Hsts::Subdomains | super::Hsts::Preload) && !self.tls {
+            c.fail(
+                "hsts",
+                Msg::of(&texts::HSTS_TLS),
+                Msg::of(&texts::ACCEPTED_HSTS_TLS),
+            );
+        }
         if self.bootstrap && !self.tls {
             c.fail(
                 "bootstrap",
@@ -265,7 +272,7 @@ impl Inputs {
     /// registry. `None` for a name that is not an input.
     pub fn sample_document(name: &str) -> Option<RawInputs> {
         let companions: &[&str] = match name {
-            "ocsp_stapling" | "http3" | "bootstrap" => &["tls"],
+            "ocsp_stapling" | "http3" | "bootstrap" | "hsts" => &["tls"],
             "tls_cert" => &["tls_key"],
             "cache_status" => &["cache"],
             // Its largest value is what the largest RAM leaves.
@@ -531,6 +538,18 @@ mod tests {
             let err = raw(&format!(r#"{{"spa":true,"workload":"{workload}"}}"#)).unwrap_err();
             assert_eq!(err.0[0].field, "spa", "{workload}");
         }
+    }
+
+    #[test]
+    fn hsts_beyond_the_host_needs_tls() {
+        for hsts in ["subdomains", "preload"] {
+            let err = raw(&format!(r#"{{"hsts":"{hsts}"}}"#)).unwrap_err();
+            assert_eq!(err.0[0].field, "hsts", "{hsts}");
+            assert!(err.0[0].message.contains("TLS is off"), "{hsts}");
+            assert!(raw(&format!(r#"{{"hsts":"{hsts}","tls":true}}"#)).is_ok());
+        }
+        // Without TLS no header is sent: the default and "off" say the same.
+        assert!(raw(r#"{"hsts":"off"}"#).is_ok() && raw(r#"{"hsts":"host"}"#).is_ok());
     }
 
     #[test]

@@ -80,6 +80,20 @@ choice! {
 }
 
 choice! {
+    /// What `Strict-Transport-Security` tells browsers that reached the site over HTTPS.
+    pub enum Hsts {
+        /// No header.
+        Off = "off",
+        /// This host name only, for two years (Mozilla's recommendation).
+        Host = "host",
+        /// This name and every name under it (`includeSubDomains`).
+        Subdomains = "subdomains",
+        /// As `subdomains`, and asking to be built into browsers (`preload`).
+        Preload = "preload",
+    }
+}
+
+choice! {
     /// Caching of the application's responses.
     pub enum Cache {
         /// Nothing cached.

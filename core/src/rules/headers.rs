@@ -2,41 +2,94 @@
 //! would silently drop these (gixy `add_header_redefinition`).
 
 use super::{Ctx, Decide, Out, Rule, Text};
+use crate::inputs::Hsts;
 use crate::plan::{Scope, ServerRole, TableRole};
+
+/// The reasons of `Strict-Transport-Security`, one per `hsts` choice (host, subdomains,
+/// preload, off), shared by the site's HTTPS server and the TLS catch-all.
+static HSTS_TEXTS: [Text; 4] = [
+    Text::new(
+        "hsts",
+        "Browsers use HTTPS only, for two years (Mozilla).",
+    )
+    .inputs(&["tls", "hsts"]),
+    Text::new(
+        "hsts.subdomains",
+        "Browsers use HTTPS only, for two years, for this name and every name under it (includeSubDomains). Every such name must answer over HTTPS first: a browser that saw this header cannot reach one that does not.",
+    )
+    .inputs(&["tls", "hsts"]),
+    Text::new(
+        "hsts.preload",
+        "As with subdomains, and preload consents to the browsers' built-in list, so even a first visit uses HTTPS. The list takes the bare domain, submitted at hstspreload.org; it also wants plain HTTP redirected to HTTPS on the same name first, which the plain-HTTP server does. Leaving the list takes months of browser releases.",
+    )
+    .inputs(&["tls", "hsts"]),
+    Text::new(
+        "omit.hsts",
+        "No Strict-Transport-Security (hsts off): browsers may keep trying plain HTTP first, whose redirect an attacker on the path can stop. Mozilla recommends two years.",
+    )
+    .inputs(&["tls", "hsts"]),
+];
+
+/// The header's value for the `hsts` choice, and its reason; `None` for off.
+fn hsts(choice: Hsts) -> Option<(&'static [&'static str], &'static Text)> {
+    match choice {
+        Hsts::Host => Some((
+            &["Strict-Transport-Security", "max-age=63072000", "always"],
+            &HSTS_TEXTS[0],
+        )),
+        Hsts::Subdomains => Some((
+            &[
+                "Strict-Transport-Security",
+                "max-age=63072000; includeSubDomains",
+                "always",
+            ],
+            &HSTS_TEXTS[1],
+        )),
+        Hsts::Preload => Some((
+            &[
+                "Strict-Transport-Security",
+                "max-age=63072000; includeSubDomains; preload",
+                "always",
+            ],
+            &HSTS_TEXTS[2],
+        )),
+        Hsts::Off => None,
+    }
+}
 
 pub(super) static HSTS: Rule = Rule {
     name: "add_header",
-    texts: &[Text::new(
-        "hsts",
-        "Browsers use HTTPS only, for two years (Mozilla).",
-    )],
-    decide: Decide::When {
-        when: |c| c.i.tls,
-        scope: Scope::Server {
+    texts: &HSTS_TEXTS,
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        if !c.i.tls {
+            return;
+        }
+        let scope = Scope::Server {
             server: ServerRole::SiteTls,
-        },
-        args: &["Strict-Transport-Security", "max-age=63072000", "always"],
-    },
+        };
+        match hsts(c.i.hsts) {
+            Some((args, text)) => out.set(scope, args, text),
+            None => out.omit(scope, &HSTS_TEXTS[3]),
+        }
+    }),
 };
 
 pub(super) static HSTS_CATCH_ALL: Rule = Rule {
     name: "add_header",
-    texts: &[Text::new(
-        "hsts",
-        "Browsers use HTTPS only, for two years (Mozilla).",
-    )],
-    decide: Decide::When {
+    texts: &HSTS_TEXTS,
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
         // The TLS catch-all completes handshakes (before ssl_reject_handshake, or behind a
-        // load balancer whose probes send no SNI): its answers carry the header too.
-        when: |c| {
-            c.catch_all_tls()
-                && (c.i.behind_lb || !c.v.has(crate::policy::Feature::SslRejectHandshake))
-        },
-        scope: Scope::Server {
-            server: ServerRole::CatchAllTls,
-        },
-        args: &["Strict-Transport-Security", "max-age=63072000", "always"],
-    },
+        // load balancer whose probes send no SNI): its answers carry the host's header, not
+        // a claim on the subdomains or the preload list of a name it does not serve.
+        let answers = c.catch_all_tls()
+            && (c.i.behind_lb || !c.v.has(crate::policy::Feature::SslRejectHandshake));
+        if answers && c.i.hsts != Hsts::Off {
+            let scope = Scope::Server {
+                server: ServerRole::CatchAllTls,
+            };
+            out.set(scope, hsts(Hsts::Host).map_or(&[], |h| h.0), &HSTS_TEXTS[0]);
+        }
+    }),
 };
 
 pub(super) static ALT_SVC: Rule = Rule {
@@ -247,6 +300,68 @@ mod tests {
         );
         let h2 = plan(r#"{"tls":true}"#);
         assert_eq!(values_in(&h2, tls, "add_header").len(), 3);
+    }
+
+    #[test]
+    fn hsts_as_chosen() {
+        let tls = Scope::Server {
+            server: ServerRole::SiteTls,
+        };
+        let catch_all = Scope::Server {
+            server: ServerRole::CatchAllTls,
+        };
+        for (choice, header, id) in [
+            ("host", "max-age=63072000", "hsts"),
+            (
+                "subdomains",
+                "max-age=63072000; includeSubDomains",
+                "hsts.subdomains",
+            ),
+            (
+                "preload",
+                "max-age=63072000; includeSubDomains; preload",
+                "hsts.preload",
+            ),
+        ] {
+            let p = plan(&format!(
+                r#"{{"tls":true,"hsts":"{choice}","nginx_version":"1.18.0"}}"#
+            ));
+            let sent = values_in(&p, tls, "add_header");
+            assert_eq!(
+                sent.first().map(String::as_str),
+                Some(format!("Strict-Transport-Security {header} always").as_str()),
+                "{choice}"
+            );
+            let setting = p
+                .settings
+                .iter()
+                .find(|s| s.scope == tls && s.name == "add_header")
+                .expect("set");
+            assert_eq!(setting.reason.id, id);
+            // The catch-all claims no subdomains for names it does not serve.
+            assert_eq!(
+                values_in(&p, catch_all, "add_header"),
+                ["Strict-Transport-Security max-age=63072000 always"],
+                "{choice}"
+            );
+        }
+        let off = plan(r#"{"tls":true,"hsts":"off","nginx_version":"1.18.0"}"#);
+        assert!(
+            values_in(&off, tls, "add_header")
+                .iter()
+                .chain(&values_in(&off, catch_all, "add_header"))
+                .all(|h| !h.starts_with("Strict-Transport-Security"))
+        );
+        let said = |p: &crate::Plan| p.omitted.iter().any(|o| o.reason.id == "omit.hsts");
+        assert!(said(&off));
+        // Without TLS no header, and nothing said of one.
+        let plain = plan(r#"{"hsts":"off"}"#);
+        assert!(!said(&plain));
+        assert!(
+            values(&plain, "add_header")
+                .iter()
+                .all(|h| !h.starts_with("Strict-Transport-Security"))
+        );
     }
 
     #[test]

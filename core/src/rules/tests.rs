@@ -92,6 +92,16 @@ pub(crate) fn grid() -> Vec<Plan> {
                                 tls_port: (tls && layout == "docker").then(|| 8443u32.into()),
                                 // A single-page application, where it is static.
                                 spa: Some(workload == "static" && tls),
+                                // Every HSTS scope, with TLS.
+                                hsts: tls.then(|| {
+                                    match (layout, http3) {
+                                        ("debian", _) => "host",
+                                        ("rhel", _) => "subdomains",
+                                        (_, true) => "preload",
+                                        _ => "off",
+                                    }
+                                    .into()
+                                }),
                                 rate_limit: Some(layout != "debian"),
                                 limit_paths: (layout == "rhel")
                                     .then(|| vec!["/login".into(), "/api/".into()]),

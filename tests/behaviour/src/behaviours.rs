@@ -1002,18 +1002,38 @@ fn h2c_upgrade_not_passed(ctx: &Ctx) -> Result<(), String> {
 /// The image on disk of every tree that serves files.
 pub const EXISTS_PNG: &[u8] = b"\x89PNG\r\n\x1a\nnot really a png";
 
+/// Every answer over HTTPS, errors too, carries the `--hsts` the tree asked for: at least
+/// a year, `includeSubDomains` for subdomains and preload, `preload` for preload (what
+/// hstspreload.org checks); none with `off`.
 fn hsts(ctx: &Ctx) -> Result<(), String> {
+    let choice = ctx.tree.hsts();
     for path in ["/", "/hsts-check", "/.env", "/missing.png", "/app.js"] {
         let resp = ctx.send(&ctx.site(path));
         expect(resp.exit == 0, || format!("{path}: {}", resp.summary()))?;
-        let h = resp.header("strict-transport-security").unwrap_or("");
-        let max_age = h
-            .split(';')
-            .find_map(|p| p.trim().strip_prefix("max-age="))
+        let header = resp.header("strict-transport-security");
+        let h = header.unwrap_or("");
+        let said = || {
+            format!(
+                "{path} ({}), hsts {choice}: Strict-Transport-Security {header:?}",
+                resp.status
+            )
+        };
+        if choice == "off" {
+            expect(header.is_none(), said)?;
+            continue;
+        }
+        let parts: Vec<&str> = h.split(';').map(str::trim).collect();
+        let max_age = parts
+            .iter()
+            .find_map(|p| p.strip_prefix("max-age="))
             .and_then(|v| v.trim_matches('"').parse::<u64>().ok());
-        expect(max_age.is_some_and(|a| a >= 31_536_000), || {
-            format!("{path} ({}): Strict-Transport-Security {h:?}", resp.status)
-        })?;
+        let has = |d: &str| parts.iter().any(|p| p.eq_ignore_ascii_case(d));
+        expect(
+            max_age.is_some_and(|a| a >= 31_536_000)
+                && has("includeSubDomains") == (choice != "host")
+                && has("preload") == (choice == "preload"),
+            said,
+        )?;
     }
     Ok(())
 }

@@ -135,6 +135,15 @@ impl Tree {
         self.extra.iter().any(|a| a == "--spa")
     }
 
+    /// What `--hsts` asks for: `host` unless the tree says otherwise.
+    pub fn hsts(&self) -> &str {
+        self.extra
+            .iter()
+            .position(|a| a == "--hsts")
+            .and_then(|at| self.extra.get(at + 1))
+            .map_or("host", String::as_str)
+    }
+
     /// HTTPS is served (a bootstrap tree serves HTTP only).
     pub fn serves_tls(&self) -> bool {
         self.tls.is_some() && self.special != Special::Bootstrap
@@ -279,7 +288,8 @@ pub fn trees() -> Vec<Tree> {
     // JSON log lines for a site without an upstream (no upstream keys).
     let mut s = Tree::new("static-tls-modern-br", "static", "static.test")
         .tls("modern")
-        .extra(&["--vcpu", "4", "--ram", "8G", "--access-log", "json"]);
+        .extra(&["--vcpu", "4", "--ram", "8G", "--access-log", "json"])
+        .extra(&["--hsts", "preload"]);
     s.brotli = true;
     t.push(s);
     let mut p = Tree::new("proxy-tls-intermediate", "proxy", "example.com")
@@ -291,7 +301,8 @@ pub fn trees() -> Vec<Tree> {
     t.push(
         Tree::new("api-tls-modern", "api", "api.test")
             .tls("modern")
-            .extra(&["--vcpu", "2", "--ram", "2G", "--access-log", "json"]),
+            .extra(&["--vcpu", "2", "--ram", "2G", "--access-log", "json"])
+            .extra(&["--hsts", "subdomains"]),
     );
     t.push(
         Tree::new("api-lb", "api", "api.test")
@@ -394,7 +405,7 @@ pub fn trees() -> Vec<Tree> {
         Tree::new("tls-nginx-1.18", "static", "old.test")
             .tls("intermediate")
             .special(Special::OldNginx)
-            .extra(&["--vcpu", "2", "--ram", "2G"]),
+            .extra(&["--vcpu", "2", "--ram", "2G", "--hsts", "off"]),
     );
     t.push(
         Tree::new("readme", "proxy", "example.com")

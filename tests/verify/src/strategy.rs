@@ -344,6 +344,10 @@ pub fn raw_inputs(
             cdn: Some(if addr == 1 { "cloudflare" } else { "none" }.into()),
             proxy_protocol: Some(addr == 2 && !behind_lb && !http3),
             upstream_resolve: Some(resolve),
+            // Every HSTS scope that sends the header, with TLS ("off" is the user's
+            // choice that gixy's hsts_header rightly reports; the behaviour suite and the
+            // rule tests cover it).
+            hsts: tls.then(|| ["host", "subdomains", "preload"][usize::from(addr)].into()),
             // A single-page application, on every other static tree.
             spa: Some(workload == "static" && text_numbers),
             // Rate limits with every address source but one.
