@@ -424,7 +424,7 @@ pub fn verdict_lines(m: &ModeResult, variants: &[Variant]) -> Vec<String> {
     let mut out = Vec::new();
     for (vi, v) in contenders(variants) {
         out.push(format!(
-            "\n**Does {} lose to any baseline with 95 % confidence?** (per cell; a loss is a req/s interval wholly below 1, or where wrk or the link sets the rate, more CPU per request beyond the noise or over 3 % fewer req/s; a loss measured again together and not confirmed there is not one, nor is TLS 1.3's price: a loss to a baseline whose clients get TLS 1.2 where nginx-gen offering TLS 1.2 alone, measured with it at once, is even or better)\n",
+            "\n**Does {} lose to any baseline with 95 % confidence?** (per cell; a loss is a req/s interval wholly below 1, or where wrk or the link sets the rate, more CPU per request beyond the noise or over 3 % fewer req/s; a loss measured again together and not confirmed there is not one, nor is TLS 1.3's price: a loss to a baseline whose clients get TLS 1.2 where nginx-gen offering TLS 1.2 alone, measured with it at once, is within 3 %)\n",
             v.name
         ));
         out.push("| scenario | conns | loses to | other misses |".into());

@@ -28,17 +28,21 @@ pub enum ServerRole {
     Site,
     /// The site on HTTPS.
     SiteTls,
+    /// The site's other names (`canonical`), redirected to the first: on HTTPS with TLS
+    /// (plain HTTP redirects every name at once), else on plain HTTP.
+    Alias,
     /// nginx's `stub_status` counters on a loopback port, for monitoring agents.
     Status,
 }
 
 impl ServerRole {
     /// Every role, in output order.
-    pub const ALL: [Self; 5] = [
+    pub const ALL: [Self; 6] = [
         Self::CatchAll,
         Self::CatchAllTls,
         Self::Site,
         Self::SiteTls,
+        Self::Alias,
         Self::Status,
     ];
 }
@@ -486,19 +490,11 @@ impl Plan {
     }
     /// The document root the site serves.
     pub fn root(&self) -> &str {
-        self.inputs
-            .root
-            .as_ref()
-            .map_or(self.inputs.layout.default_root(), |r| r.as_str())
+        self.inputs.document_root()
     }
     /// The site file's path, e.g. `/etc/nginx/conf.d/example.com.conf`.
     pub fn site_path(&self) -> String {
-        [
-            "/etc/nginx/conf.d/",
-            self.inputs.primary_name().file_stem(),
-            ".conf",
-        ]
-        .concat()
+        self.inputs.site_file(".conf")
     }
 }
 
@@ -566,10 +562,7 @@ impl Plan {
 
 /// The command that writes `.gz` (and `.br`) files next to every compressible file.
 fn precompress_command(inputs: &Inputs) -> String {
-    let root = inputs
-        .root
-        .as_ref()
-        .map_or(inputs.layout.default_root(), |r| r.as_str());
+    let root = inputs.document_root();
     let brotli = if inputs.brotli {
         " -exec brotli -f -k -q 11 {} +"
     } else {

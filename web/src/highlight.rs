@@ -166,6 +166,22 @@ pub fn line_keys(lines: &[&str]) -> Vec<Option<String>> {
         .collect()
 }
 
+/// How many lines a line diff of `a` into `b` keeps: the length of their longest common
+/// subsequence, the most lines any edit can leave in place. What the line keys are
+/// measured against (the unit tests here, and the browser test of a whole edit).
+pub fn common_lines<T: PartialEq>(a: &[T], b: &[T]) -> usize {
+    let mut row = vec![0; b.len() + 1];
+    for x in a {
+        let mut diagonal = 0;
+        for (j, y) in b.iter().enumerate() {
+            let up = row[j + 1];
+            row[j + 1] = if x == y { diagonal + 1 } else { up.max(row[j]) };
+            diagonal = up;
+        }
+    }
+    row[b.len()]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -253,19 +269,7 @@ mod tests {
         }
     }
 
-    /// Length of the longest common subsequence.
-    fn lcs<T: PartialEq>(a: &[T], b: &[T]) -> usize {
-        let mut row = vec![0; b.len() + 1];
-        for x in a {
-            let mut diagonal = 0;
-            for (j, y) in b.iter().enumerate() {
-                let up = row[j + 1];
-                row[j + 1] = if x == y { diagonal + 1 } else { up.max(row[j]) };
-                diagonal = up;
-            }
-        }
-        row[b.len()]
-    }
+    use super::common_lines as lcs;
 
     #[test]
     fn line_keys_are_distinct_and_keep_the_lines_an_edit_leaves() {

@@ -373,16 +373,8 @@ async fn an_edit_renders_only_the_lines_it_changes() {
         .iter()
         .map(|l| l.text_content().unwrap_or_default())
         .collect();
-    let mut row = vec![0usize; after.len() + 1];
-    for (_, x) in &before {
-        let mut diagonal = 0;
-        for (j, y) in after.iter().enumerate() {
-            let up = row[j + 1];
-            row[j + 1] = if x == y { diagonal + 1 } else { up.max(row[j]) };
-            diagonal = up;
-        }
-    }
-    let common = row[after.len()];
+    let was: Vec<String> = before.iter().map(|(_, x)| x.clone()).collect();
+    let common = nginx_gen_web::highlight::common_lines(&was, &after);
     let mut kept = 0;
     for (line, was) in &before {
         if line.is_connected() {

@@ -209,6 +209,15 @@ inputs! {
         note: "the first names the site's files",
         form: Form::at(Section::Workload, 2, Widget::List),
     }
+    /// Requests for the other server names are redirected to the first (308), from plain
+    /// HTTP and HTTPS alike: one address per page.
+    canonical: bool = bool {
+        flag: Flag::switch("canonical"),
+        group: Group::Tls,
+        help: "Redirect the other --server-name names to the first (www.example.com → example.com)",
+        note: "two names or more, the first a single host name, no _",
+        form: Form::at(Section::Workload, 12, Widget::Checkbox),
+    }
     /// Document root; `None` means the layout's usual one.
     root: Option<SafePath> = String {
         flag: Flag::value("root", "PATH"),

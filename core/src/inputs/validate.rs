@@ -6,7 +6,7 @@ use crate::policy::{Feature, Versions};
 use super::check::Checker;
 use super::raw::RawValue;
 use super::texts::{self, Msg, value};
-use super::values::{Cache, Release, ServerName};
+use super::values::{Cache, Release, SafePath, ServerName};
 use super::{Group, INPUTS, InputErrors, Inputs, RawInputs, defaults};
 
 impl Default for Inputs {
@@ -119,6 +119,24 @@ impl Inputs {
                 Msg::of(&texts::HSTS_TLS),
                 Msg::of(&texts::ACCEPTED_HSTS_TLS),
             );
+        }
+        if self.canonical {
+            let first = &self.server_names[0];
+            let message = if self.server_names.len() < 2 {
+                Some(Msg::of(&texts::CANONICAL_ONE))
+            } else if self.server_names.iter().any(|n| n.as_str() == "_") {
+                Some(Msg::of(&texts::CANONICAL_ALL))
+            } else if !first.is_single_host() {
+                Some(Msg::with(
+                    &texts::CANONICAL_FIRST,
+                    vec![("name", value(first.as_str()))],
+                ))
+            } else {
+                None
+            };
+            if let Some(message) = message {
+                c.fail("canonical", message, Msg::of(&texts::ACCEPTED_CANONICAL));
+            }
         }
         if self.bootstrap && !self.tls {
             c.fail(
@@ -294,6 +312,11 @@ impl Inputs {
         if let Some(w) = workload {
             raw.set("workload", Some(RawValue::Text(w.into()))).ok()?;
         }
+        // Redirecting names to the first needs a second.
+        if name == "canonical" {
+            let names = RawValue::List(vec!["example.com".into(), "www.example.com".into()]);
+            raw.set("server_names", Some(names)).ok()?;
+        }
         // Looking names up again needs an application by name.
         if name == "upstream_resolve" {
             let by_name = RawValue::List(vec!["app:3000".into()]);
@@ -342,6 +365,24 @@ impl Inputs {
     /// The first server name, which names the site file and the default certificate path.
     pub fn primary_name(&self) -> &ServerName {
         &self.server_names[0]
+    }
+
+    /// A path of the site's own beside its file, named by the first server name:
+    /// `/etc/nginx/conf.d/example.com` followed by `suffix` (`.conf`, the site file).
+    pub fn site_file(&self, suffix: &str) -> String {
+        [
+            "/etc/nginx/conf.d/",
+            self.primary_name().file_stem(),
+            suffix,
+        ]
+        .concat()
+    }
+
+    /// The document root the site serves: the one given, else the layout's.
+    pub fn document_root(&self) -> &str {
+        self.root
+            .as_ref()
+            .map_or(self.layout.default_root(), SafePath::as_str)
     }
 
     /// The raw document holding only what differs from the defaults (always the machine's
@@ -537,6 +578,34 @@ mod tests {
         for workload in ["proxy", "api", "mixed", "php"] {
             let err = raw(&format!(r#"{{"spa":true,"workload":"{workload}"}}"#)).unwrap_err();
             assert_eq!(err.0[0].field, "spa", "{workload}");
+        }
+    }
+
+    #[test]
+    fn canonical_needs_a_second_name_and_a_single_host_first() {
+        let ok = raw(
+            r#"{"canonical":true,"server_names":["example.com","www.example.com","*.example.org"]}"#,
+        );
+        assert!(ok.is_ok_and(|i| i.canonical));
+        for (names, says) in [
+            (r#"["example.com"]"#, "no other server name"),
+            (
+                r#"["*.example.com","example.com"]"#,
+                "'*.example.com', is not a single host",
+            ),
+            (
+                r#"[".example.com","www.example.org"]"#,
+                "'.example.com', is not a single host",
+            ),
+            (r#"["example.com","_"]"#, "'_' answers every name"),
+        ] {
+            let err = raw(&format!(r#"{{"canonical":true,"server_names":{names}}}"#)).unwrap_err();
+            assert_eq!(err.0[0].field, "canonical", "{names}");
+            assert!(
+                err.0[0].message.contains(says),
+                "{names}: {}",
+                err.0[0].message
+            );
         }
     }
 

@@ -215,17 +215,24 @@ choice! {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct ServerName(String);
 
+/// An address in brackets without them (`[::1]` → `::1`), else `None`.
+fn unbracketed(s: &str) -> Option<&str> {
+    s.strip_prefix('[').and_then(|r| r.strip_suffix(']'))
+}
+
 impl ServerName {
     /// Whether the name is an IP address (clients send no SNI for those).
     pub fn is_ip(&self) -> bool {
         self.bare().parse::<Ip>().is_ok()
     }
+    /// Whether the name is one host a URL can name: no wildcard, no leading dot (which
+    /// also means every name under it), not `_`.
+    pub fn is_single_host(&self) -> bool {
+        !(self.0.starts_with('*') || self.0.starts_with('.') || self.0 == "_")
+    }
     /// An IPv6 address without its brackets; any other name as it is.
     fn bare(&self) -> &str {
-        let s = self.0.as_str();
-        s.strip_prefix('[')
-            .and_then(|r| r.strip_suffix(']'))
-            .unwrap_or(s)
+        unbracketed(&self.0).unwrap_or(&self.0)
     }
     /// The name as written in `server_name`.
     pub fn as_str(&self) -> &str {
@@ -271,7 +278,7 @@ impl FromStr for ServerName {
             .strip_prefix("*.")
             .or_else(|| s.strip_prefix('.'))
             .unwrap_or(s);
-        let unbracketed = s.strip_prefix('[').and_then(|r| r.strip_suffix(']'));
+        let unbracketed = unbracketed(s);
         match unbracketed.unwrap_or(s).parse::<Ip>() {
             // The Host header carries an IPv6 address in brackets, and nginx matches the
             // name as it comes: `::1` would never match, `[::1]` does.

@@ -261,7 +261,7 @@ names! {
     Limit { Cpu => "cpu", Given => "given", Memory => "memory", Slots => "slots" }
     ServerRole {
         CatchAll => "catch_all", CatchAllTls => "catch_all_tls", Site => "site",
-        SiteTls => "site_tls", Status => "status",
+        SiteTls => "site_tls", Alias => "alias", Status => "status",
     }
     LocationRole {
         Acme => "acme", Health => "health", Hidden => "hidden", Repository => "repository", Root => "root",

@@ -13,6 +13,7 @@ fn server_title(role: ServerRole) -> &'static Text {
         ServerRole::CatchAllTls => &texts::SERVER_CATCH_ALL_TLS,
         ServerRole::Site => &texts::SERVER_SITE,
         ServerRole::SiteTls => &texts::SERVER_SITE_TLS,
+        ServerRole::Alias => &texts::SERVER_ALIAS,
         ServerRole::Status => &texts::SERVER_STATUS,
     }
 }

@@ -23,6 +23,7 @@ crate::rules::text_table! {
     SERVER_CATCH_ALL_TLS = "site.server.catch_all_tls" => "Catch-all for unknown host names on HTTPS; owns the listen options.",
     SERVER_SITE = "site.server.site" => "The site on plain HTTP.",
     SERVER_SITE_TLS = "site.server.site_tls" => "The site on HTTPS.",
+    SERVER_ALIAS = "site.server.alias" => "The site's other names, sent to the first.",
     SERVER_STATUS = "site.server.status" => "Status for monitoring agents.",
     SITE_PRECOMPRESS = "site.precompress" => "Precompress the files after every deploy (for gzip_static):",
     SYSCTL_APPLY = "sysctl.apply" => "Apply with: sysctl --system",

@@ -64,12 +64,17 @@ pub(super) static HSTS: Rule = Rule {
         if !c.i.tls {
             return;
         }
-        let scope = Scope::Server {
-            server: ServerRole::SiteTls,
-        };
-        match hsts(c.i.hsts) {
-            Some((args, text)) => out.set(scope, args, text),
-            None => out.omit(scope, &HSTS_TEXTS[3]),
+        // The other names' redirects too: a browser that first reaches www.example.com
+        // over HTTPS learns it there.
+        let alias = !c.aliases().is_empty();
+        let servers = [ServerRole::SiteTls, ServerRole::Alias];
+        for server in servers.into_iter().take(1 + usize::from(alias)) {
+            let scope = Scope::Server { server };
+            match hsts(c.i.hsts) {
+                Some((args, text)) => out.set(scope, args, text),
+                None if server == ServerRole::SiteTls => out.omit(scope, &HSTS_TEXTS[3]),
+                None => {}
+            }
         }
     }),
 };

@@ -216,6 +216,7 @@ fn servers<'c>(c: &'c Ctx<'c>) -> impl Iterator<Item = ServerRole> + 'c {
         ServerRole::CatchAllTls => c.catch_all_tls(),
         ServerRole::Site => true,
         ServerRole::SiteTls => c.i.tls,
+        ServerRole::Alias => !c.aliases().is_empty(),
         ServerRole::Status => false,
     })
 }
@@ -297,6 +298,22 @@ pub(super) static LISTEN_SITE_TLS: Rule = Rule {
         if c.i.tls {
             let t = &LISTEN_SITE_TLS.texts[0];
             listens(c, out, ServerRole::SiteTls, Port::Tls, [t, t]);
+        }
+    }),
+};
+
+pub(super) static LISTEN_ALIAS: Rule = Rule {
+    name: "listen",
+    texts: &[Text::new(
+        "listen.alias",
+        "The site's other names on its own port: HTTPS with TLS (plain HTTP redirects every name to HTTPS on the first at once), else plain HTTP.",
+    )
+    .inputs(&["canonical", "tls", "listen", "tls_port"])],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        if !c.aliases().is_empty() {
+            let t = &LISTEN_ALIAS.texts[0];
+            let port = if c.i.tls { Port::Tls } else { Port::Http };
+            listens(c, out, ServerRole::Alias, port, [t, t]);
         }
     }),
 };
@@ -420,7 +437,9 @@ mod tests {
 
     #[test]
     fn health_probe_on_every_server_behind_a_load_balancer() {
-        let p = plan(r#"{"behind_lb":true,"tls":true,"workload":"proxy"}"#);
+        let p = plan(
+            r#"{"behind_lb":true,"tls":true,"workload":"proxy","canonical":true,"server_names":["a.example","www.a.example"]}"#,
+        );
         for server in ServerRole::ALL
             .into_iter()
             .filter(|&s| s != ServerRole::Status)

@@ -174,6 +174,22 @@ impl Ctx<'_> {
         }
     }
 
+    /// The names redirected to the first (`canonical`); none without it, and none while
+    /// bootstrapping, when plain HTTP serves every name until the certificate exists.
+    pub fn aliases(&self) -> &[crate::inputs::ServerName] {
+        if self.i.canonical && !self.i.bootstrap {
+            &self.i.server_names[1..]
+        } else {
+            &[]
+        }
+    }
+
+    /// The names the site serves itself: the first alone where the others redirect to it.
+    pub fn served_names(&self) -> &[crate::inputs::ServerName] {
+        let names = &self.i.server_names;
+        &names[..names.len() - self.aliases().len()]
+    }
+
     /// The site answers every host name (`server_name _`): it is the default server
     /// itself, and there is no catch-all.
     pub fn site_takes_all(&self) -> bool {
@@ -450,6 +466,9 @@ pub static RULES: &[&Rule] = &[
     &site::HTTP3,
     &site::HTTP2,
     &site::SERVER_NAME_TLS,
+    &listen::LISTEN_ALIAS,
+    &site::SERVER_NAME_ALIAS,
+    &site::HTTP2_ALIAS,
     &tls::SSL_CERTIFICATE,
     &tls::SSL_CERTIFICATE_KEY,
     &tls::SSL_STAPLING,
@@ -460,6 +479,7 @@ pub static RULES: &[&Rule] = &[
     &ratelimit::LIMIT_REQ_PATHS,
     &ratelimit::LIMIT_CONN,
     &headers::HSTS,
+    &site::RETURN_ALIAS,
     &headers::ALT_SVC,
     &headers::APP_HEADERS,
     &headers::NOSNIFF,

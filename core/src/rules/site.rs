@@ -5,26 +5,83 @@ use std::borrow::Cow;
 
 use super::listen::{SITE, SITE_TLS};
 use super::{Ctx, Decide, Out, Rule, Text};
-use crate::inputs::{AccessLog, Workload};
+use crate::inputs::{AccessLog, ServerName, Workload};
 use crate::plan::{LocationRole, Scope, ServerRole, TableRole};
 use crate::policy::Feature;
 
 const SERVER_NAME_TEXT: Text =
     Text::new("server_name", "The names this site answers to.").inputs(&["server_names"]);
 
-fn server_names(c: &Ctx, out: &mut Out, scope: Scope, text: &Text) {
-    let names =
-        c.i.server_names
-            .iter()
-            .map(|n| n.as_str().to_owned().into())
-            .collect();
+fn server_names(names: &[ServerName], out: &mut Out, scope: Scope, text: &Text) {
+    let names = names.iter().map(|n| n.as_str().to_owned().into()).collect();
     out.set_args(scope, names, text, None);
 }
 
 pub(super) static SERVER_NAME: Rule = Rule {
     name: "server_name",
     texts: &[SERVER_NAME_TEXT],
-    decide: Decide::Code(|c: &Ctx, out: &mut Out| server_names(c, out, SITE, &SERVER_NAME_TEXT)),
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        // With TLS, plain HTTP answers every name (its redirect and the ACME challenges).
+        let names = if c.i.tls {
+            &c.i.server_names
+        } else {
+            c.served_names()
+        };
+        server_names(names, out, SITE, &SERVER_NAME_TEXT);
+    }),
+};
+
+pub(super) static SERVER_NAME_ALIAS: Rule = Rule {
+    name: "server_name",
+    texts: &[Text::new(
+        "server_name.alias",
+        "The site's other names, each sent to the first.",
+    )
+    .inputs(&["server_names", "canonical"])],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        if !c.aliases().is_empty() {
+            server_names(c.aliases(), out, ALIAS, &SERVER_NAME_ALIAS.texts[0]);
+        }
+    }),
+};
+
+const ALIAS: Scope = Scope::Server {
+    server: ServerRole::Alias,
+};
+
+/// `scheme://first[:port]` for the first name, where `canonical` sends the others: the
+/// TLS port on HTTPS; on plain HTTP the port connected to, unless every plain port is 80.
+fn canonical_origin(c: &Ctx, https: bool) -> String {
+    let first = c.i.server_names[0].as_str();
+    if https {
+        match c.i.tls_port {
+            443 => format!("https://{first}"),
+            port => format!("https://{first}:{port}"),
+        }
+    } else if c.i.listen.iter().all(|l| l.port == 80) {
+        format!("http://{first}")
+    } else {
+        format!("http://{first}:$server_port")
+    }
+}
+
+pub(super) static RETURN_ALIAS: Rule = Rule {
+    name: "return",
+    texts: &[Text::new(
+        "return.alias",
+        "Requests for the other names go to the first, with the same path and query, so every page has one address for search engines, caches and cookies; 308 keeps the method and body. Inside location / so that a load balancer's health probe still answers.",
+    )
+    .inputs(&["canonical", "server_names", "tls_port", "listen"])],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        if !c.aliases().is_empty() {
+            let target = format!("{}$request_uri", canonical_origin(c, c.i.tls));
+            let scope = Scope::Location {
+                server: ServerRole::Alias,
+                location: LocationRole::Root,
+            };
+            out.set_args(scope, vec!["308".into(), target.into()], &RETURN_ALIAS.texts[0], None);
+        }
+    }),
 };
 
 pub(super) static ACME_ROOT: Rule = Rule {
@@ -46,25 +103,36 @@ pub(super) static ACME_ROOT: Rule = Rule {
 
 pub(super) static RETURN_HTTPS: Rule = Rule {
     name: "return",
-    texts: &[Text::new(
-        "return.https",
-        "Send plain-HTTP visitors to HTTPS, to the same name, port and path; 308 keeps the method and body. Inside location / so that the ACME location above still answers.",
-    )
-    .inputs(&["tls_port"])],
+    texts: &[
+        Text::new(
+            "return.https",
+            "Send plain-HTTP visitors to HTTPS, to the same name, port and path; 308 keeps the method and body. Inside location / so that the ACME location above still answers.",
+        )
+        .inputs(&["tls_port"]),
+        Text::new(
+            "return.https.canonical",
+            "Send plain-HTTP visitors to HTTPS on the first name, same port and path, in one hop from every name; 308 keeps the method and body. Inside location / so that the ACME location above still answers for every name.",
+        )
+        .inputs(&["tls_port", "canonical", "server_names"]),
+    ],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
         if !c.i.tls {
             return;
         }
-        let target = if c.i.tls_port == 443 {
-            Cow::Borrowed("https://$host$request_uri")
+        let (target, text) = if !c.aliases().is_empty() {
+            let origin = canonical_origin(c, true);
+            (Cow::Owned(format!("{origin}$request_uri")), &RETURN_HTTPS.texts[1])
+        } else if c.i.tls_port == 443 {
+            (Cow::Borrowed("https://$host$request_uri"), &RETURN_HTTPS.texts[0])
         } else {
-            Cow::Owned(format!("https://$host:{}$request_uri", c.i.tls_port))
+            let target = format!("https://$host:{}$request_uri", c.i.tls_port);
+            (Cow::Owned(target), &RETURN_HTTPS.texts[0])
         };
         let scope = Scope::Location {
             server: ServerRole::Site,
             location: LocationRole::Root,
         };
-        out.set_args(scope, vec!["308".into(), target], &RETURN_HTTPS.texts[0], None);
+        out.set_args(scope, vec!["308".into(), target], text, None);
     }),
 };
 
@@ -78,13 +146,15 @@ pub(super) static HTTP3: Rule = Rule {
     },
 };
 
+const HTTP2_TEXT: Text = Text::new(
+    "http2",
+    "HTTP/2 for TLS clients; nginx ≥ {Http2Directive} switches it on with this directive (the listen parameter is deprecated).",
+)
+.inputs(&["nginx_version"]);
+
 pub(super) static HTTP2: Rule = Rule {
     name: "http2",
-    texts: &[Text::new(
-        "http2",
-        "HTTP/2 for TLS clients; nginx ≥ {Http2Directive} switches it on with this directive (the listen parameter is deprecated).",
-    )
-    .inputs(&["nginx_version"])],
+    texts: &[HTTP2_TEXT],
     decide: Decide::When {
         when: |c| c.i.tls && c.v.has(Feature::Http2Directive),
         scope: SITE_TLS,
@@ -97,7 +167,17 @@ pub(super) static SERVER_NAME_TLS: Rule = Rule {
     texts: &[SERVER_NAME_TEXT],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
         if c.i.tls {
-            server_names(c, out, SITE_TLS, &SERVER_NAME_TEXT);
+            server_names(c.served_names(), out, SITE_TLS, &SERVER_NAME_TEXT);
+        }
+    }),
+};
+
+pub(super) static HTTP2_ALIAS: Rule = Rule {
+    name: "http2",
+    texts: &[HTTP2_TEXT],
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        if c.i.tls && c.v.has(Feature::Http2Directive) && !c.aliases().is_empty() {
+            out.set(ALIAS, &["on"], &HTTP2_TEXT);
         }
     }),
 };
@@ -111,10 +191,7 @@ pub(super) static ROOT: Rule = Rule {
     texts: &[Text::new("root", "Where the site's files are.").inputs(&["root", "layout"])],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
         if serves_files(c) {
-            let root =
-                c.i.root
-                    .as_ref()
-                    .map_or(c.i.layout.default_root(), |r| r.as_str());
+            let root = c.i.document_root();
             let scope = Scope::Server {
                 server: c.content_server(),
             };
@@ -417,7 +494,7 @@ pub(super) static OWN_ADDITIONS: Rule = Rule {
         let scope = Scope::Server {
             server: c.content_server(),
         };
-        let dir = ["/etc/nginx/conf.d/", c.i.primary_name().file_stem(), ".d/*.conf"].concat();
+        let dir = c.i.site_file(".d/*.conf");
         out.set_args(scope, vec![dir.into()], &OWN_ADDITIONS.texts[0], None);
     }),
 };
@@ -578,6 +655,104 @@ mod tests {
         assert_eq!(
             values_in(&port, at(ServerRole::Site, LocationRole::Root), "return"),
             ["308 https://$host:8443$request_uri"]
+        );
+    }
+
+    #[test]
+    fn canonical_sends_the_other_names_to_the_first_in_one_hop() {
+        let alias = Scope::Server {
+            server: ServerRole::Alias,
+        };
+        let root = |server| at(server, LocationRole::Root);
+        let p = plan(
+            r#"{"tls":true,"canonical":true,"server_names":["example.com","www.example.com"],"listen":["80"],"nginx_version":"1.30.0"}"#,
+        );
+        // Plain HTTP answers every name (the ACME challenges) and sends each to HTTPS on
+        // the first at once; HTTPS serves the first, and the others' server redirects.
+        assert_eq!(
+            values_in(&p, SITE, "server_name"),
+            ["example.com www.example.com"]
+        );
+        assert_eq!(
+            values_in(&p, root(ServerRole::Site), "return"),
+            ["308 https://example.com$request_uri"]
+        );
+        assert_eq!(values_in(&p, SITE_TLS, "server_name"), ["example.com"]);
+        assert_eq!(values_in(&p, alias, "server_name"), ["www.example.com"]);
+        assert_eq!(values_in(&p, alias, "listen"), ["443 ssl"]);
+        assert_eq!(values_in(&p, alias, "http2"), ["on"]);
+        assert_eq!(
+            values_in(&p, alias, "ssl_certificate"),
+            values_in(&p, SITE_TLS, "ssl_certificate")
+        );
+        assert_eq!(
+            values_in(&p, alias, "ssl_certificate_key"),
+            values_in(&p, SITE_TLS, "ssl_certificate_key")
+        );
+        assert_eq!(
+            values_in(&p, alias, "add_header"),
+            ["Strict-Transport-Security max-age=63072000 always"]
+        );
+        // Inside location /, so a health probe's location still answers.
+        assert!(values_in(&p, alias, "return").is_empty());
+        assert_eq!(
+            values_in(&p, root(ServerRole::Alias), "return"),
+            ["308 https://example.com$request_uri"]
+        );
+        let lb = plan(
+            r#"{"tls":true,"canonical":true,"behind_lb":true,"server_names":["example.com","www.example.com"]}"#,
+        );
+        let health = at(ServerRole::Alias, LocationRole::Health);
+        assert_eq!(values_in(&lb, health, "return"), ["200 ok"]);
+        // Old nginx: HTTP/2 on the listen line; another TLS port is named.
+        let old = plan(
+            r#"{"tls":true,"canonical":true,"tls_port":8443,"server_names":["example.com","www.example.com"],"listen":["80"],"nginx_version":"1.22.1"}"#,
+        );
+        assert_eq!(values_in(&old, alias, "listen"), ["8443 ssl http2"]);
+        assert_eq!(
+            values_in(&old, root(ServerRole::Alias), "return"),
+            ["308 https://example.com:8443$request_uri"]
+        );
+        // Plain HTTP only: the others' server listens on the plain ports; a port other
+        // than 80 is the one connected to.
+        let plain = plan(
+            r#"{"canonical":true,"server_names":["example.com","www.example.com","*.example.org"],"listen":["80","8080"]}"#,
+        );
+        assert_eq!(values_in(&plain, SITE, "server_name"), ["example.com"]);
+        assert_eq!(
+            values_in(&plain, alias, "server_name"),
+            ["www.example.com *.example.org"]
+        );
+        assert_eq!(values_in(&plain, alias, "listen"), ["80", "8080"]);
+        assert_eq!(
+            values_in(&plain, root(ServerRole::Alias), "return"),
+            ["308 http://example.com:$server_port$request_uri"]
+        );
+        assert!(values_in(&plain, alias, "ssl_certificate").is_empty());
+        // Without canonical, or while bootstrapping (every name serves the ACME
+        // challenges itself until the certificate exists), no such server.
+        let no_alias = |p: &crate::Plan| {
+            p.settings.iter().all(|s| {
+                !matches!(
+                    s.scope,
+                    Scope::Server {
+                        server: ServerRole::Alias
+                    } | Scope::Location {
+                        server: ServerRole::Alias,
+                        ..
+                    }
+                )
+            })
+        };
+        let names = r#""server_names":["example.com","www.example.com"]"#;
+        assert!(no_alias(&plan(&format!(r#"{{"tls":true,{names}}}"#))));
+        let boot = plan(&format!(
+            r#"{{"tls":true,"bootstrap":true,"canonical":true,{names}}}"#
+        ));
+        assert!(no_alias(&boot));
+        assert_eq!(
+            values_in(&boot, SITE, "server_name"),
+            ["example.com www.example.com"]
         );
     }
 

@@ -9,6 +9,12 @@ use crate::policy::default_and_doc;
 /// A legal name too long for the stock hash bucket.
 const LONG_NAME: &str = "aaaaaaaaaa.bbbbbbbbbb.cccccccccc.dddddddddd.example";
 
+/// Whether a grid plan redirects a second name to the first: with TLS on Debian's layout,
+/// and on plain HTTP on RHEL's.
+fn canonical(tls: bool, layout: &str) -> bool {
+    matches!((tls, layout), (true, "debian") | (false, "rhel"))
+}
+
 /// A grid of inputs that switches every branch of the rules.
 pub(crate) fn grid() -> Vec<Plan> {
     let mut plans = Vec::new();
@@ -58,7 +64,14 @@ pub(crate) fn grid() -> Vec<Plan> {
                                 }),
                                 static_files: Some(files.into()),
                                 response_size: Some(response.into()),
-                                server_names: Some(vec![name.into()]),
+                                // A second name, sent to the first, where TLS is on
+                                // or the layout is RHEL's.
+                                server_names: Some(if canonical(tls, layout) {
+                                    vec![name.into(), format!("www.{name}")]
+                                } else {
+                                    vec![name.into()]
+                                }),
+                                canonical: Some(canonical(tls, layout)),
                                 bootstrap: Some(tls && !http3 && lb),
                                 resolver: (layout == "rhel").then(|| "192.0.2.53".into()),
                                 // Detected facts: a kTLS kernel; a low fs.file-max.

@@ -336,9 +336,9 @@ pub(super) static SSL_CERTIFICATE: Rule = Rule {
     name: "ssl_certificate",
     texts: &[CERTIFICATE],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
-        if c.i.tls {
+        for scope in certificate_servers(c) {
             out.set_args(
-                SITE_TLS,
+                scope,
                 vec![certificate_paths(c).0.into()],
                 &CERTIFICATE,
                 None,
@@ -351,11 +351,24 @@ pub(super) static SSL_CERTIFICATE_KEY: Rule = Rule {
     name: "ssl_certificate_key",
     texts: &[KEY],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
-        if c.i.tls {
-            out.set_args(SITE_TLS, vec![certificate_paths(c).1.into()], &KEY, None);
+        for scope in certificate_servers(c) {
+            out.set_args(scope, vec![certificate_paths(c).1.into()], &KEY, None);
         }
     }),
 };
+
+/// The servers that present the site's certificate: the site on HTTPS, and the server of
+/// its other names (`canonical`), which the same certificate names.
+fn certificate_servers(c: &Ctx) -> impl Iterator<Item = Scope> {
+    let alias = Scope::Server {
+        server: ServerRole::Alias,
+    };
+    let with_alias = c.i.tls && !c.aliases().is_empty();
+    c.i.tls
+        .then_some(SITE_TLS)
+        .into_iter()
+        .chain(with_alias.then_some(alias))
+}
 
 const SITE_TLS: Scope = Scope::Server {
     server: ServerRole::SiteTls,

@@ -20,13 +20,14 @@ const FILE_FORMATS = ['nginx', 'site', 'sysctl', 'systemd']; // the order of gen
 const DEFAULT_SHOW = 'summary,nginx,sysctl';
 const LISTS = new Set(['server_names', 'listen', 'upstreams', 'trusted_proxies', 'limit_paths']);
 const FLAGS = new Set([
-  'existing_default_server', 'tls', 'ocsp_stapling', 'ktls', 'http3', 'upstream_resolve',
-  'cache_status', 'spa', 'behind_lb', 'proxy_protocol', 'rate_limit', 'bootstrap', 'brotli',
+  'existing_default_server', 'tls', 'ocsp_stapling', 'ktls', 'http3', 'canonical',
+  'upstream_resolve', 'cache_status', 'spa', 'behind_lb', 'proxy_protocol', 'rate_limit',
+  'bootstrap', 'brotli',
 ]);
 const INPUTS = [
   'vcpu', 'ram', 'workload', 'release', 'existing_default_server', 'nginx_version',
   'openssl_version', 'tls', 'tls_cert', 'tls_key', 'tls_profile', 'tls_port', 'ocsp_stapling',
-  'resolver', 'ktls', 'file_max', 'http3', 'hsts', 'server_names', 'root', 'listen', 'upstreams',
+  'resolver', 'ktls', 'file_max', 'http3', 'hsts', 'server_names', 'canonical', 'root', 'listen', 'upstreams',
   'upstream_resolve', 'clients', 'static_files', 'response_size', 'other_memory', 'cache',
   'cache_status', 'spa', 'behind_lb', 'trusted_proxies', 'cdn', 'proxy_protocol', 'rate_limit', 'limit_paths', 'max_body_size', 'bootstrap', 'brotli',
   'access_log', 'status_port', 'php_version', 'php_child_memory', 'layout', 'lang', 'policy',

@@ -228,8 +228,14 @@ fn acme_token_over_http(ctx: &Ctx) -> Result<(), String> {
             308,
             &format!("http://{name}{path}"),
         )?;
-        // An IPv6 name in brackets, as in the URL the client asked for.
-        let want = Ctx::url("https", name, ctx.tree.tls_port, path);
+        // An IPv6 name in brackets, as in the URL the client asked for; with --canonical
+        // every name goes to the first at once.
+        let to = if ctx.tree.canonical() {
+            ctx.tree.host()
+        } else {
+            name
+        };
+        let want = Ctx::url("https", to, ctx.tree.tls_port, path);
         expect(resp.header("location") == Some(want.as_str()), || {
             format!(
                 "http://{name}{path}: Location {:?}, want {want:?}",
@@ -238,6 +244,51 @@ fn acme_token_over_http(ctx: &Ctx) -> Result<(), String> {
         })?;
     }
     Ok(())
+}
+
+/// `--canonical`: every other name is one redirect away from the first, from plain HTTP
+/// and from HTTPS, keeping the path, the query and the method (308), and an HTTPS
+/// redirect carries the site's HSTS; the first name is served itself.
+fn canonical_name(ctx: &Ctx) -> Result<(), String> {
+    let tls = ctx.tree.serves_tls();
+    let (scheme, port) = if tls {
+        ("https", ctx.tree.tls_port)
+    } else {
+        ("http", 80)
+    };
+    let path = "/some/page?x=1&y=two";
+    let want = Ctx::url(scheme, ctx.tree.host(), port, path);
+    let names = ctx.tree.server_names();
+    expect(names.len() > 1, || {
+        format!("{names:?}: no other name to redirect")
+    })?;
+    for alias in &names[1..] {
+        let mut asks = vec![("http", ctx.http(alias, path))];
+        if tls {
+            asks.push(("https", ctx.https(alias, path)));
+        }
+        for (s, r) in asks {
+            for method in ["GET", "POST"] {
+                let what = format!("{method} {s}://{alias}{path}");
+                let resp = status(ctx, &r.clone().arg("-X").arg(method), 308, &what)?;
+                expect(resp.header("location") == Some(want.as_str()), || {
+                    format!(
+                        "{what}: Location {:?}, want {want:?}",
+                        resp.header("location")
+                    )
+                })?;
+                let hsts = resp.header("strict-transport-security");
+                expect(
+                    s == "http" || (hsts.is_some() == (ctx.tree.hsts() != "off")),
+                    || format!("{what}: Strict-Transport-Security {hsts:?}"),
+                )?;
+            }
+        }
+    }
+    let resp = ctx.send(&ctx.site("/"));
+    expect(resp.exit == 0 && !(300..400).contains(&resp.status), || {
+        format!("{} itself: {}", ctx.tree.host(), resp.summary())
+    })
 }
 
 fn closed_without_answer(ctx: &Ctx, r: &Req, what: &str) -> Result<(), String> {
@@ -1636,6 +1687,11 @@ pub fn all() -> Vec<Behaviour> {
             run: acme_token_over_http,
         },
         Behaviour {
+            name: "canonical_name",
+            applies: Tree::canonical,
+            run: canonical_name,
+        },
+        Behaviour {
             name: "unknown_host",
             // Not with Debian's stock default site enabled: it is the default server there.
             applies: |t| {
@@ -1870,8 +1926,8 @@ mod tests {
         assert_eq!(names.len(), all.len());
         assert_eq!(
             all.len(),
-            69,
-            "the 22 behaviours of issue 11, 21 of issue 14, 15 of issue 12 and eleven since"
+            70,
+            "the 22 behaviours of issue 11, 21 of issue 14, 15 of issue 12 and twelve since"
         );
     }
 

@@ -135,6 +135,21 @@ impl Tree {
         self.extra.iter().any(|a| a == "--spa")
     }
 
+    /// Every name of the site: its names, then those its extra arguments add.
+    pub fn server_names(&self) -> Vec<&str> {
+        let given = self
+            .extra
+            .windows(2)
+            .filter(|w| w[0] == "--server-name")
+            .map(|w| w[1].as_str());
+        self.names.iter().map(String::as_str).chain(given).collect()
+    }
+
+    /// The other names redirect to the first (`--canonical`).
+    pub fn canonical(&self) -> bool {
+        self.extra.iter().any(|a| a == "--canonical")
+    }
+
     /// What `--hsts` asks for: `host` unless the tree says otherwise.
     pub fn hsts(&self) -> &str {
         self.extra
@@ -284,6 +299,7 @@ pub fn trees() -> Vec<Tree> {
         "4G",
         "--server-name",
         "www.static.test",
+        "--canonical",
     ]));
     // JSON log lines for a site without an upstream (no upstream keys).
     let mut s = Tree::new("static-tls-modern-br", "static", "static.test")
@@ -294,7 +310,7 @@ pub fn trees() -> Vec<Tree> {
     t.push(s);
     let mut p = Tree::new("proxy-tls-intermediate", "proxy", "example.com")
         .tls("intermediate")
-        .extra(&["--vcpu", "2", "--ram", "4G"]);
+        .extra(&["--vcpu", "2", "--ram", "4G", "--canonical"]);
     p.names.push("www.example.com".into());
     t.push(p);
     t.push(Tree::new("proxy-plain", "proxy", "proxy.test").extra(&["--vcpu", "4", "--ram", "8G"]));

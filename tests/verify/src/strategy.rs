@@ -281,6 +281,11 @@ pub fn raw_inputs(
                 n.into()
             }
         };
+        // The other names sent to the first, where that is a single host and none is `_`.
+        let canonical = brotli
+            && server_names.len() > 1
+            && !server_names[0].starts_with(['*', '.'])
+            && server_names.iter().all(|n| n != "_");
         RawInputs {
             vcpu: Some(number(vcpu)),
             ram: Some(ram),
@@ -300,6 +305,7 @@ pub fn raw_inputs(
             ocsp_stapling: Some(tls && ocsp),
             http3: Some(http3),
             server_names: Some(server_names),
+            canonical: Some(canonical),
             root,
             listen: Some(listen),
             upstreams: Some(upstreams),
