@@ -62,7 +62,7 @@ impl Verdict {
             Self::Loss => "LOSS",
             Self::Cleared => "even together (a LOSS one at a time, not confirmed)",
             Self::ProtocolPrice => {
-                "TLS 1.3's price (a LOSS against TLS 1.2 handshakes; with TLS 1.2 alone within 3 %)"
+                "TLS 1.3's price (a LOSS or p99 miss against TLS 1.2 handshakes; with TLS 1.2 alone within 3 %)"
             }
         }
     }
@@ -213,6 +213,8 @@ pub struct Ratio {
     pub recheck: Option<Recheck>,
     /// The rounds one at a time decided a loss (before any recheck changed the verdict).
     pub lost: bool,
+    /// The rounds one at a time decided a p99 miss (before any recheck changed it).
+    pub missed_p99: bool,
     pub verdict: Verdict,
 }
 
@@ -231,11 +233,12 @@ impl Ratio {
             }
     }
 
-    /// A loss the run measures again together: one CPU per request can settle, and any
-    /// loss to a baseline on an older protocol (its handshakes may also cost the client
-    /// less, so the rate can trail while nginx idles; nginx-gen on that protocol decides).
+    /// A miss the run measures again together: a loss CPU per request can settle, and any
+    /// loss or p99 miss against a baseline on an older protocol (its handshakes cost the
+    /// client less too, so the rate can trail while nginx idles, and each costs the server
+    /// less, so they queue less; nginx-gen on that protocol decides).
     pub fn measured_again(&self) -> bool {
-        self.cpu_can_settle() || (self.lost && self.older_protocol)
+        self.cpu_can_settle() || ((self.lost || self.missed_p99) && self.older_protocol)
     }
 
     /// The ratio in the measure that decided, its mean and the upper end of its interval:
@@ -369,8 +372,8 @@ pub enum Settled {
     /// on that protocol alone matched it ([`SameProtocol::holds`]): the newer protocol's
     /// cost.
     ProtocolPrice,
-    /// A loss of the rate, not of nginx's CPU (measured again for its protocol only), that
-    /// the same protocol did not explain.
+    /// A loss of the rate or a p99 miss, not of nginx's CPU (measured again for its
+    /// protocol only), that the same protocol did not explain.
     RateStands,
 }
 
@@ -384,7 +387,7 @@ impl Settled {
             Self::Errors => "stands: requests failed when measured again",
             Self::ProtocolPrice => "the protocol's price: with the baseline's protocol within 3 %",
             Self::RateStands => {
-                "stands: the rate decided, and the same protocol did not explain it"
+                "stands: CPU per request cannot settle it, and the same protocol did not explain it"
             }
         }
     }
@@ -509,6 +512,7 @@ pub fn ratio(cell: &Cell, v: usize, base: usize, workers: usize, link_mbit: Opti
         older_protocol: older_protocol(cell, v, base),
         recheck: None,
         lost: verdict == Verdict::Loss,
+        missed_p99: verdict == Verdict::P99Worse,
         verdict,
     }
 }
@@ -547,14 +551,19 @@ pub fn compare(m: &ModeResult, cell: &Cell, v: usize, base: usize) -> Option<Rat
         })
     {
         r.recheck = Some(*rc);
-        let settled = match rc.settle(r.loss_bound(), r.cpu_can_settle()) {
-            Settled::NotConfirmed => Some(Verdict::Cleared),
-            Settled::ProtocolPrice => Some(Verdict::ProtocolPrice),
-            _ => None,
-        };
-        if let Some(v) = settled {
+        match rc.settle(r.loss_bound(), r.cpu_can_settle()) {
             // The loss decided before p99 could: a p99 miss it hid stays a miss.
-            r.verdict = if r.p99_ok { v } else { Verdict::P99Worse };
+            Settled::NotConfirmed if r.lost => {
+                r.verdict = if r.p99_ok {
+                    Verdict::Cleared
+                } else {
+                    Verdict::P99Worse
+                };
+            }
+            // The same protocol's handshakes cost the same: what the newer one adds to
+            // each, in CPU, in rate or in queueing (p99), is its price.
+            Settled::ProtocolPrice => r.verdict = Verdict::ProtocolPrice,
+            _ => {}
         }
     }
     Some(r)
@@ -997,6 +1006,31 @@ mod tests {
         let judged = |m: &ModeResult| compare(m, &rate, 2, 0).map(|r| r.verdict);
         assert_eq!(judged(&m), Some(Verdict::Loss));
         assert_eq!(m.rechecks[0].settle(0.9, false), Settled::RateStands);
+        m.rechecks[0].same_protocol = Some(matched);
+        assert_eq!(judged(&m), Some(Verdict::ProtocolPrice));
+
+        // Even rates and CPU, but p99 twice the baseline's (TLS 1.3's handshakes queue
+        // longer): a p99 miss, measured again for its protocol; the same protocol within
+        // 3 % makes it the price, else it stays a miss.
+        let mut slow = c.clone();
+        for x in &mut slow.samples[2] {
+            x.wrk.p99_us = 4_000;
+        }
+        for x in &mut slow.samples[0] {
+            x.cpu_ns = 550_000_000;
+        }
+        let r = ratio(&slow, 2, 0, 1, None);
+        assert!(
+            r.verdict == Verdict::P99Worse && r.measured_again(),
+            "{r:?}"
+        );
+        let judged = |m: &ModeResult| compare(m, &slow, 2, 0).map(|r| r.verdict);
+        let mut m = ModeResult {
+            cells: vec![slow.clone()],
+            ..m
+        };
+        m.rechecks[0].same_protocol = None;
+        assert_eq!(judged(&m), Some(Verdict::P99Worse));
         m.rechecks[0].same_protocol = Some(matched);
         assert_eq!(judged(&m), Some(Verdict::ProtocolPrice));
     }
