@@ -47,6 +47,14 @@ impl ServerRole {
     ];
 }
 
+/// What the hidden-files locations refuse: dot files but `/.well-known/`, and editors'
+/// and dumps' leftovers (one literal, for both forms of [`LocationRole::Hidden`]).
+macro_rules! hidden_files {
+    () => {
+        r"/\.(?!well-known/)|\.(?:bak|dist|inc|ini|log|old|orig|save|sql|sw[op])$|~$"
+    };
+}
+
 /// Which location of a server block a setting belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[cfg_attr(feature = "ts", derive(tsify::Tsify))]
@@ -58,6 +66,9 @@ pub enum LocationRole {
     Health,
     /// Hidden files (`.env`, `.git/`) and editors' backups, never served.
     Hidden,
+    /// The same where PHP runs: up to a script's path info (`/x.php/…`), which names no
+    /// file on disk.
+    HiddenPhp,
     /// Where nginx serves no files (proxy, api): version-control directories and a root
     /// `.env` only, never passed to the application; its other paths are its own.
     Repository,
@@ -78,10 +89,11 @@ impl LocationRole {
     /// Every role, in output order (regular-expression locations are tried in this order:
     /// hidden files first, then PHP scripts, whose path info may end like an asset:
     /// `/remote.php/dav/files/a/photo.jpg` is the script's, not a file on disk).
-    pub const ALL: [Self; 9] = [
+    pub const ALL: [Self; 10] = [
         Self::Acme,
         Self::Health,
         Self::Hidden,
+        Self::HiddenPhp,
         Self::Repository,
         Self::Root,
         Self::Php,
@@ -104,11 +116,14 @@ impl LocationRole {
         match self {
             Self::Acme => &["^~", "/.well-known/acme-challenge/"],
             Self::Health => &["=", "/healthz"],
+            // Unanchored: PCRE tries it only from a `/`, `.` or `~` (its first-character
+            // optimisation), where the PHP form below runs a lookahead at every character.
+            Self::Hidden => &["~", hidden_files!()],
             // Up to a script's path info (`/x.php/…`), which names no file on disk; `(?s)`:
             // a decoded line feed in the URI is a character like any other.
-            Self::Hidden => &[
+            Self::HiddenPhp => &[
                 "~",
-                r"(?s)^(?:(?!\.php/).)*?(?:/\.(?!well-known/)|\.(?:bak|dist|inc|ini|log|old|orig|save|sql|sw[op])$|~$)",
+                concat!(r"(?s)^(?:(?!\.php/).)*?(?:", hidden_files!(), ")"),
             ],
             Self::Repository => &["~", r"/\.(?:git|svn|hg|bzr)(?:/|$)|^/\.env(?:$|\.)"],
             Self::Root => &["/"],

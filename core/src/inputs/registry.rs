@@ -216,7 +216,7 @@ inputs! {
         group: Group::Tls,
         help: "Redirect the other --server-name names to the first (www.example.com → example.com)",
         note: "two names or more, the first a single host name, no _",
-        form: Form::at(Section::Workload, 12, Widget::Checkbox),
+        form: Form::at(Section::Workload, 3, Widget::Checkbox),
     }
     /// Document root; `None` means the layout's usual one.
     root: Option<SafePath> = String {
@@ -252,7 +252,7 @@ inputs! {
         },
         default: List(&["127.0.0.1:8080"]),
         help: "Application server, host:port or unix:/path",
-        form: Form::at(Section::Workload, 3, Widget::List),
+        form: Form::at(Section::Workload, 4, Widget::List),
     }
     /// Look the application servers' names up again as their DNS answers change (nginx
     /// ≥ 1.27.3: `server … resolve`), asking `resolver`: a container or service that
@@ -272,7 +272,7 @@ inputs! {
         kind: Kind::Int { min: limits::CLIENTS.0, max: limits::CLIENTS.1 },
         default: Unset("derived from the machine"),
         help: "Expected peak concurrent client connections",
-        form: Form::at(Section::Workload, 4, Widget::Number),
+        form: Form::at(Section::Workload, 5, Widget::Number),
     }
     /// Number of static files served.
     static_files: u32 = Scalar {
@@ -281,7 +281,7 @@ inputs! {
         kind: Kind::Int { min: limits::STATIC_FILES.0, max: limits::STATIC_FILES.1 },
         default: Value("1000"),
         help: "Number of static files served",
-        form: Form::at(Section::Workload, 5, Widget::Number),
+        form: Form::at(Section::Workload, 6, Widget::Number),
     }
     /// Typical response body size.
     response_size: ByteSize = String {
@@ -290,7 +290,7 @@ inputs! {
         kind: Kind::Size { min: limits::RESPONSE_SIZE.0, max: limits::RESPONSE_SIZE.1 },
         default: Value("32K"),
         help: "Typical response size",
-        form: Form::at(Section::Workload, 6, Widget::Text),
+        form: Form::at(Section::Workload, 7, Widget::Text),
     }
     /// Memory the host's other services use at their peak (a database, the application,
     /// a cache): it comes out of nginx's and PHP-FPM's budgets.
@@ -311,7 +311,7 @@ inputs! {
         default: Value("off"),
         help: "Cache the application's pages for a second (micro)",
         note: "proxy, api, mixed, php",
-        form: Form::at(Section::Workload, 8, Widget::Select),
+        form: Form::at(Section::Workload, 9, Widget::Select),
     }
     /// Send `X-Cache-Status` (HIT, MISS, BYPASS…) with cached responses.
     cache_status: bool = bool {
@@ -319,7 +319,7 @@ inputs! {
         group: Group::Workload,
         help: "Send X-Cache-Status with the application's responses",
         note: "only with cache",
-        form: Form::at(Section::Workload, 9, Widget::Checkbox),
+        form: Form::at(Section::Workload, 10, Widget::Checkbox),
     }
     /// A single-page application (static workload): a path that is no file gets the
     /// root's `index.html`, whose script draws the page; a missing asset stays a 404.
@@ -328,7 +328,7 @@ inputs! {
         group: Group::Workload,
         help: "Single-page application: a path that is no file gets /index.html",
         note: "static workload",
-        form: Form::at(Section::Workload, 11, Widget::Checkbox),
+        form: Form::at(Section::Workload, 12, Widget::Checkbox),
     }
     /// Clients reach nginx through a load balancer or CDN.
     behind_lb: bool = bool {
@@ -393,7 +393,7 @@ inputs! {
         kind: Kind::Size { min: limits::MAX_BODY.0, max: limits::MAX_BODY.1 },
         default: Value("16M"),
         help: "Largest request body (uploads) the application accepts",
-        form: Form::at(Section::Workload, 7, Widget::Text),
+        form: Form::at(Section::Workload, 8, Widget::Text),
     }
     /// Serve the site over plain HTTP only until the certificate exists (first ACME run).
     bootstrap: bool = bool {
@@ -454,7 +454,7 @@ inputs! {
         default: Value("64M"),
         help: "Peak memory of one PHP-FPM child",
         note: "only with workload php",
-        form: Form::at(Section::Workload, 10, Widget::Text),
+        form: Form::at(Section::Workload, 11, Widget::Text),
     }
     /// Distribution layout.
     layout: Layout = String {

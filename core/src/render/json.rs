@@ -264,7 +264,7 @@ names! {
         SiteTls => "site_tls", Alias => "alias", Status => "status",
     }
     LocationRole {
-        Acme => "acme", Health => "health", Hidden => "hidden", Repository => "repository", Root => "root",
+        Acme => "acme", Health => "health", Hidden => "hidden", HiddenPhp => "hidden_php", Repository => "repository", Root => "root",
         Assets => "assets", Media => "media", Php => "php", App => "app",
     }
     TableRole {

@@ -20,7 +20,7 @@ static HSTS_TEXTS: [Text; 4] = [
     .inputs(&["tls", "hsts"]),
     Text::new(
         "hsts.preload",
-        "As with subdomains, and preload consents to the browsers' built-in list, so even a first visit uses HTTPS. The list takes the bare domain, submitted at hstspreload.org; it also wants plain HTTP redirected to HTTPS on the same name first, which the plain-HTTP server does. Leaving the list takes months of browser releases.",
+        "As with subdomains, and preload consents to the browsers' built-in list, so even a first visit uses HTTPS. The list takes the bare domain, submitted at hstspreload.org; it also wants plain HTTP redirected to HTTPS on the same name first, which the plain-HTTP server does (with canonical too). Leaving the list takes months of browser releases.",
     )
     .inputs(&["tls", "hsts"]),
     Text::new(

@@ -235,8 +235,9 @@ pub(super) static FORWARDED_SCHEME_MAP: Rule = Rule {
     )
     .inputs(&["behind_lb", "trusted_proxies", "cdn"])],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
-        // PHP gets it too (fastcgi_param HTTPS and REQUEST_SCHEME).
-        if c.i.workload.dynamic() && c.i.forwarded() {
+        // PHP gets it too (fastcgi_param HTTPS and REQUEST_SCHEME), and the redirect of
+        // the site's other names over plain HTTP.
+        if (c.i.workload.dynamic() || !c.aliases().is_empty()) && c.i.forwarded() {
             let scope = Scope::Table {
                 table: TableRole::ForwardedScheme,
             };
@@ -291,11 +292,11 @@ pub(super) static CLIENT_PORT_MAP: Rule = Rule {
     name: "map",
     texts: &[Text::new(
         "map.client_port",
-        "The port the client named in its Host header (browsers name none for the scheme's own port), digits only; over HTTP/3, which brings no Host header, the port it connected to. It goes to the application with the host name, and into the micro-cache's key, so a page built for one port is never sent to clients of another.",
+        "The port the client named in its Host header (browsers name none for the scheme's own port), digits only; over HTTP/3, which brings no Host header, the port it connected to. It goes to the application with the host name, into the micro-cache's key, so a page built for one port is never sent to clients of another, and into the redirect of the site's other names.",
     )
-    .inputs(&["workload", "cache"])],
+    .inputs(&["workload", "cache", "canonical"])],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
-        if proxies(c) || c.i.cache != crate::inputs::Cache::Off {
+        if proxies(c) || c.i.cache != crate::inputs::Cache::Off || !c.aliases().is_empty() {
             let scope = Scope::Table {
                 table: TableRole::ClientPort,
             };

@@ -5,7 +5,7 @@ use std::borrow::Cow;
 
 use super::listen::{SITE, SITE_TLS};
 use super::{Ctx, Decide, Out, Rule, Text};
-use crate::inputs::{AccessLog, ServerName, Workload};
+use crate::inputs::{AccessLog, Hsts, ServerName, Workload};
 use crate::plan::{LocationRole, Scope, ServerRole, TableRole};
 use crate::policy::Feature;
 
@@ -49,32 +49,30 @@ const ALIAS: Scope = Scope::Server {
     server: ServerRole::Alias,
 };
 
-/// `scheme://first[:port]` for the first name, where `canonical` sends the others: the
-/// TLS port on HTTPS; on plain HTTP the port connected to, unless every plain port is 80.
-fn canonical_origin(c: &Ctx, https: bool) -> String {
+/// Where the other names' requests go: the first name, on the scheme and with the port
+/// the client used (`$client_port`: the port named in its Host header, none for the
+/// scheme's own, so a port a container publishes is kept). Over plain HTTP behind a
+/// balancer or CDN that ends TLS, the scheme is the one the client used there.
+fn alias_target(c: &Ctx) -> String {
     let first = c.i.server_names[0].as_str();
-    if https {
-        match c.i.tls_port {
-            443 => format!("https://{first}"),
-            port => format!("https://{first}:{port}"),
-        }
-    } else if c.i.listen.iter().all(|l| l.port == 80) {
-        format!("http://{first}")
-    } else {
-        format!("http://{first}:$server_port")
-    }
+    let scheme = match (c.i.tls, c.i.forwarded()) {
+        (true, _) => "https",
+        (false, true) => "$forwarded_scheme",
+        (false, false) => "http",
+    };
+    format!("{scheme}://{first}$client_port$request_uri")
 }
 
 pub(super) static RETURN_ALIAS: Rule = Rule {
     name: "return",
     texts: &[Text::new(
         "return.alias",
-        "Requests for the other names go to the first, with the same path and query, so every page has one address for search engines, caches and cookies; 308 keeps the method and body. Inside location / so that a load balancer's health probe still answers.",
+        "Requests for the other names go to the first, on the scheme and port the client used, with the same path and query, so every page has one address for search engines, caches and cookies; 308 keeps the method and body. Inside location / so that a load balancer's health probe still answers.",
     )
-    .inputs(&["canonical", "server_names", "tls_port", "listen"])],
+    .inputs(&["canonical", "server_names", "tls", "behind_lb", "cdn"])],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
         if !c.aliases().is_empty() {
-            let target = format!("{}$request_uri", canonical_origin(c, c.i.tls));
+            let target = alias_target(c);
             let scope = Scope::Location {
                 server: ServerRole::Alias,
                 location: LocationRole::Root,
@@ -111,17 +109,25 @@ pub(super) static RETURN_HTTPS: Rule = Rule {
         .inputs(&["tls_port"]),
         Text::new(
             "return.https.canonical",
-            "Send plain-HTTP visitors to HTTPS on the first name, same port and path, in one hop from every name; 308 keeps the method and body. Inside location / so that the ACME location above still answers for every name.",
+            "Send plain-HTTP visitors to HTTPS on the first name, same port and path, in one hop from every name; 308 keeps the method and body. Inside location / so that the ACME location above still answers for every name. (With hsts subdomains or preload each name goes to HTTPS on itself first, where browsers learn the header.)",
         )
-        .inputs(&["tls_port", "canonical", "server_names"]),
+        .inputs(&["tls_port", "canonical", "server_names", "hsts"]),
     ],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
         if !c.i.tls {
             return;
         }
-        let (target, text) = if !c.aliases().is_empty() {
-            let origin = canonical_origin(c, true);
-            (Cow::Owned(format!("{origin}$request_uri")), &RETURN_HTTPS.texts[1])
+        // HSTS for the subdomains (and the preload list) is learned on the bare domain's
+        // own HTTPS answer: with those, every name goes to HTTPS on itself first.
+        let one_hop = !c.aliases().is_empty()
+            && !matches!(c.i.hsts, Hsts::Subdomains | Hsts::Preload);
+        let (target, text) = if one_hop {
+            let first = c.i.server_names[0].as_str();
+            let target = match c.i.tls_port {
+                443 => format!("https://{first}$request_uri"),
+                port => format!("https://{first}:{port}$request_uri"),
+            };
+            (Cow::Owned(target), &RETURN_HTTPS.texts[1])
         } else if c.i.tls_port == 443 {
             (Cow::Borrowed("https://$host$request_uri"), &RETURN_HTTPS.texts[0])
         } else {
@@ -333,7 +339,9 @@ pub(super) static HIDDEN: Rule = Rule {
         .inputs(&["workload"]),
     ],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
-        let (location, text) = if serves_files(c) {
+        let (location, text) = if c.i.workload == Workload::Php {
+            (LocationRole::HiddenPhp, &HIDDEN.texts[0])
+        } else if serves_files(c) {
             (LocationRole::Hidden, &HIDDEN.texts[0])
         } else {
             (LocationRole::Repository, &HIDDEN.texts[1])
@@ -356,7 +364,12 @@ pub(super) static CLIENT_MAX_BODY_SIZE: Rule = Rule {
             let scope = Scope::Server {
                 server: c.content_server(),
             };
-            out.set_value(scope, value, &CLIENT_MAX_BODY_SIZE.texts[0], None);
+            out.set_value(scope, &value, &CLIENT_MAX_BODY_SIZE.texts[0], None);
+            // nginx checks the size when it picks the location, before the redirect: an
+            // upload to another name gets its 308, not a 413.
+            if !c.aliases().is_empty() {
+                out.set_value(ALIAS, value, &CLIENT_MAX_BODY_SIZE.texts[0], None);
+            }
         }
     }),
 };
@@ -695,10 +708,39 @@ mod tests {
         );
         // Inside location /, so a health probe's location still answers.
         assert!(values_in(&p, alias, "return").is_empty());
+        // On the scheme and the port the client used (a published port kept).
         assert_eq!(
             values_in(&p, root(ServerRole::Alias), "return"),
-            ["308 https://example.com$request_uri"]
+            ["308 https://example.com$client_port$request_uri"]
         );
+        assert!(
+            values(&p, "map")
+                .iter()
+                .any(|m| m == "$http_host|$server_port $client_port")
+        );
+        // With HSTS for the subdomains, every name goes to HTTPS on itself first, where
+        // the bare domain's header is learned; stapling and the body limit where set.
+        let preload = plan(
+            r#"{"tls":true,"canonical":true,"hsts":"preload","ocsp_stapling":true,"workload":"proxy","max_body_size":"64M","server_names":["www.example.com","example.com"]}"#,
+        );
+        assert_eq!(
+            values_in(&preload, root(ServerRole::Site), "return"),
+            ["308 https://$host$request_uri"]
+        );
+        for name in [
+            "ssl_stapling",
+            "ssl_stapling_verify",
+            "ssl_trusted_certificate",
+            "resolver",
+        ] {
+            assert_eq!(
+                values_in(&preload, alias, name),
+                values_in(&preload, SITE_TLS, name),
+                "{name}"
+            );
+            assert_eq!(values_in(&preload, alias, name).len(), 1, "{name}");
+        }
+        assert_eq!(values_in(&preload, alias, "client_max_body_size"), ["64m"]);
         let lb = plan(
             r#"{"tls":true,"canonical":true,"behind_lb":true,"server_names":["example.com","www.example.com"]}"#,
         );
@@ -710,11 +752,11 @@ mod tests {
         );
         assert_eq!(values_in(&old, alias, "listen"), ["8443 ssl http2"]);
         assert_eq!(
-            values_in(&old, root(ServerRole::Alias), "return"),
+            values_in(&old, root(ServerRole::Site), "return"),
             ["308 https://example.com:8443$request_uri"]
         );
-        // Plain HTTP only: the others' server listens on the plain ports; a port other
-        // than 80 is the one connected to.
+        // Plain HTTP only: the others' server listens on the plain ports; behind a
+        // balancer that ends TLS, the client's scheme there.
         let plain = plan(
             r#"{"canonical":true,"server_names":["example.com","www.example.com","*.example.org"],"listen":["80","8080"]}"#,
         );
@@ -726,7 +768,19 @@ mod tests {
         assert_eq!(values_in(&plain, alias, "listen"), ["80", "8080"]);
         assert_eq!(
             values_in(&plain, root(ServerRole::Alias), "return"),
-            ["308 http://example.com:$server_port$request_uri"]
+            ["308 http://example.com$client_port$request_uri"]
+        );
+        let behind = plan(
+            r#"{"canonical":true,"behind_lb":true,"server_names":["example.com","www.example.com"]}"#,
+        );
+        assert_eq!(
+            values_in(&behind, root(ServerRole::Alias), "return"),
+            ["308 $forwarded_scheme://example.com$client_port$request_uri"]
+        );
+        assert!(
+            values(&behind, "map")
+                .iter()
+                .any(|m| m.ends_with("$forwarded_scheme"))
         );
         assert!(values_in(&plain, alias, "ssl_certificate").is_empty());
         // Without canonical, or while bootstrapping (every name serves the ACME
@@ -825,9 +879,12 @@ mod tests {
     #[test]
     fn hidden_files_are_404_where_files_are_served() {
         let hidden = at(ServerRole::Site, LocationRole::Hidden);
-        for workload in ["static", "mixed", "php"] {
+        let hidden_php = at(ServerRole::Site, LocationRole::HiddenPhp);
+        for (workload, at) in [("static", hidden), ("mixed", hidden), ("php", hidden_php)] {
             let p = plan(&format!(r#"{{"workload":"{workload}"}}"#));
-            assert_eq!(values_in(&p, hidden, "return"), ["404"], "{workload}");
+            assert_eq!(values_in(&p, at, "return"), ["404"], "{workload}");
+            let other = if at == hidden { hidden_php } else { hidden };
+            assert!(p.in_scope(other).next().is_none(), "{workload}");
         }
         // The application's own paths are its to answer, but for version control and a
         // root .env.
@@ -841,10 +898,13 @@ mod tests {
             plan("{}").in_scope(repository).next().is_none(),
             "served files have the wider rule"
         );
-        let re = LocationRole::Hidden.matcher()[1];
+        let re = LocationRole::HiddenPhp.matcher()[1];
         assert!(re.contains("(?!well-known/)"), "{re}");
         // A script's path info names no file: the rule stops at `.php/`.
         assert!(re.starts_with(r"(?s)^(?:(?!\.php/).)*?"), "{re}");
+        // Elsewhere the same alternatives, unanchored: PCRE starts only where they can.
+        let simple = LocationRole::Hidden.matcher()[1];
+        assert!(re.ends_with(&format!("(?:{simple})")), "{simple}");
     }
 
     #[test]

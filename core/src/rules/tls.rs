@@ -358,7 +358,8 @@ pub(super) static SSL_CERTIFICATE_KEY: Rule = Rule {
 };
 
 /// The servers that present the site's certificate: the site on HTTPS, and the server of
-/// its other names (`canonical`), which the same certificate names.
+/// its other names (`canonical`), which the same certificate names; each staples for
+/// its own handshakes.
 fn certificate_servers(c: &Ctx) -> impl Iterator<Item = Scope> {
     let alias = Scope::Server {
         server: ServerRole::Alias,
@@ -392,7 +393,9 @@ pub(super) static SSL_STAPLING: Rule = Rule {
             return;
         }
         if c.i.ocsp_stapling {
-            out.set(SITE_TLS, &["on"], &SSL_STAPLING.texts[0]);
+            for scope in certificate_servers(c) {
+                out.set(scope, &["on"], &SSL_STAPLING.texts[0]);
+            }
         } else {
             out.omit(SITE_TLS, &SSL_STAPLING.texts[1]);
         }
@@ -409,11 +412,13 @@ pub(super) static SSL_STAPLING_VERIFY: Rule = Rule {
         "ssl_stapling_verify",
         "Check the stapled response before sending it.",
     )],
-    decide: Decide::When {
-        when: stapling,
-        scope: SITE_TLS,
-        args: &["on"],
-    },
+    decide: Decide::Code(|c: &Ctx, out: &mut Out| {
+        if stapling(c) {
+            for scope in certificate_servers(c) {
+                out.set(scope, &["on"], &SSL_STAPLING_VERIFY.texts[0]);
+            }
+        }
+    }),
 };
 
 pub(super) static SSL_TRUSTED_CERTIFICATE: Rule = Rule {
@@ -432,7 +437,10 @@ pub(super) static SSL_TRUSTED_CERTIFICATE: Rule = Rule {
                     c.i.primary_name().file_stem()
                 ),
             };
-            out.set_args(SITE_TLS, vec![chain.into()], &SSL_TRUSTED_CERTIFICATE.texts[0], None);
+            let text = &SSL_TRUSTED_CERTIFICATE.texts[0];
+            for scope in certificate_servers(c) {
+                out.set_args(scope, vec![chain.clone().into()], text, None);
+            }
         }
     }),
 };
@@ -457,7 +465,9 @@ pub(super) static RESOLVER: Rule = Rule {
         }
         let (server, given) = resolver(c);
         let text = &RESOLVER.texts[usize::from(!given)];
-        out.set_args(SITE_TLS, vec![server, "valid=300s".into()], text, None);
+        for scope in certificate_servers(c) {
+            out.set_args(scope, vec![server.clone(), "valid=300s".into()], text, None);
+        }
     }),
 };
 

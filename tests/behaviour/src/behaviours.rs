@@ -229,12 +229,10 @@ fn acme_token_over_http(ctx: &Ctx) -> Result<(), String> {
             &format!("http://{name}{path}"),
         )?;
         // An IPv6 name in brackets, as in the URL the client asked for; with --canonical
-        // every name goes to the first at once.
-        let to = if ctx.tree.canonical() {
-            ctx.tree.host()
-        } else {
-            name
-        };
+        // every name goes to the first at once (unless HSTS for the subdomains must be
+        // learned on each name's own HTTPS answer first).
+        let one_hop = ctx.tree.canonical() && !matches!(ctx.tree.hsts(), "subdomains" | "preload");
+        let to = if one_hop { ctx.tree.host() } else { name };
         let want = Ctx::url("https", to, ctx.tree.tls_port, path);
         expect(resp.header("location") == Some(want.as_str()), || {
             format!(
@@ -248,26 +246,43 @@ fn acme_token_over_http(ctx: &Ctx) -> Result<(), String> {
 
 /// `--canonical`: every other name is one redirect away from the first, from plain HTTP
 /// and from HTTPS, keeping the path, the query and the method (308), and an HTTPS
-/// redirect carries the site's HSTS; the first name is served itself.
+/// redirect carries the site's HSTS (with HSTS for the subdomains, plain HTTP goes to
+/// HTTPS on the same name first); behind a balancer that ended TLS, the redirect keeps the
+/// client's scheme; the first name is served itself.
 fn canonical_name(ctx: &Ctx) -> Result<(), String> {
     let tls = ctx.tree.serves_tls();
-    let (scheme, port) = if tls {
-        ("https", ctx.tree.tls_port)
-    } else {
-        ("http", 80)
-    };
+    let first = ctx.tree.host();
     let path = "/some/page?x=1&y=two";
-    let want = Ctx::url(scheme, ctx.tree.host(), port, path);
     let names = ctx.tree.server_names();
     expect(names.len() > 1, || {
         format!("{names:?}: no other name to redirect")
     })?;
+    let same_name_first = matches!(ctx.tree.hsts(), "subdomains" | "preload");
     for alias in &names[1..] {
-        let mut asks = vec![("http", ctx.http(alias, path))];
+        let mut asks = vec![(
+            "http",
+            ctx.http(alias, path),
+            match (tls, same_name_first) {
+                (false, _) => Ctx::url("http", first, 80, path),
+                (true, false) => Ctx::url("https", first, ctx.tree.tls_port, path),
+                (true, true) => Ctx::url("https", alias, ctx.tree.tls_port, path),
+            },
+        )];
         if tls {
-            asks.push(("https", ctx.https(alias, path)));
+            let want = Ctx::url("https", first, ctx.tree.tls_port, path);
+            asks.push(("https", ctx.https(alias, path), want));
         }
-        for (s, r) in asks {
+        if ctx.tree.behind_lb && !tls {
+            // The balancer ended TLS: its client asked for https://alias/….
+            let r = ctx
+                .http(alias, path)
+                .arg("--interface")
+                .arg(LB_ADDR)
+                .header("X-Forwarded-For: 203.0.113.7")
+                .header("X-Forwarded-Proto: https");
+            asks.push(("https (balancer)", r, Ctx::url("https", first, 443, path)));
+        }
+        for (s, r, want) in asks {
             for method in ["GET", "POST"] {
                 let what = format!("{method} {s}://{alias}{path}");
                 let resp = status(ctx, &r.clone().arg("-X").arg(method), 308, &what)?;
@@ -279,7 +294,7 @@ fn canonical_name(ctx: &Ctx) -> Result<(), String> {
                 })?;
                 let hsts = resp.header("strict-transport-security");
                 expect(
-                    s == "http" || (hsts.is_some() == (ctx.tree.hsts() != "off")),
+                    s != "https" || (hsts.is_some() == (ctx.tree.hsts() != "off")),
                     || format!("{what}: Strict-Transport-Security {hsts:?}"),
                 )?;
             }

@@ -323,7 +323,8 @@ pub fn trees() -> Vec<Tree> {
     t.push(
         Tree::new("api-lb", "api", "api.test")
             .lb()
-            .extra(&["--vcpu", "8", "--ram", "16G"]),
+            .extra(&["--vcpu", "8", "--ram", "16G"])
+            .extra(&["--server-name", "www.api.test", "--canonical"]),
     );
     let mut m = Tree::new("mixed-tls-port8443", "mixed", "mixed.test")
         .tls("intermediate")
