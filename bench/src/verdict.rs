@@ -858,18 +858,10 @@ mod tests {
         let stock = vec![sample(20_000, 950, 4); 3];
         let gen_ = rounds(4, &[(21_000, 950), (21_300, 950), (21_100, 950)]);
         let slow = rounds(4, &[(18_000, 950), (18_300, 950), (18_100, 950)]);
-        let m = ModeResult {
-            link: "loopback".into(),
-            cells: vec![
-                cell(vec![stock.clone(), stock.clone(), gen_]),
-                cell(vec![stock.clone(), stock, slow]),
-            ],
-            logs: Vec::new(),
-            link_mbit: None,
-            workers: 1,
-            wall: Duration::from_secs(1),
-            rechecks: Vec::new(),
-        };
+        let m = loopback(vec![
+            cell(vec![stock.clone(), stock.clone(), gen_]),
+            cell(vec![stock.clone(), stock, slow]),
+        ]);
         let lines = tally(&m, &three());
         assert_eq!(
             lines,
@@ -910,15 +902,7 @@ mod tests {
         ]);
         assert!(!older_protocol(&html, 1, 0));
 
-        let mut m = ModeResult {
-            link: "loopback".into(),
-            cells: vec![c.clone()],
-            logs: Vec::new(),
-            link_mbit: None,
-            workers: 1,
-            wall: Duration::from_secs(1),
-            rechecks: Vec::new(),
-        };
+        let mut m = loopback(vec![c.clone()]);
         let judged = |m: &ModeResult| compare(m, &c, 2, 0).map(|r| r.verdict);
         assert_eq!(judged(&m), Some(Verdict::Loss));
         let matched = SameProtocol {
@@ -1035,6 +1019,19 @@ mod tests {
         assert_eq!(judged(&m), Some(Verdict::ProtocolPrice));
     }
 
+    /// A loopback mode of one worker with these cells and no rechecks.
+    fn loopback(cells: Vec<Cell>) -> ModeResult {
+        ModeResult {
+            link: "loopback".into(),
+            cells,
+            logs: Vec::new(),
+            link_mbit: None,
+            workers: 1,
+            wall: Duration::from_secs(1),
+            rechecks: Vec::new(),
+        }
+    }
+
     /// stock, guide, nginx-gen.
     fn three() -> Vec<Variant> {
         Variant::builtin()
@@ -1071,15 +1068,7 @@ mod tests {
         let c = cell(vec![Vec::new(), guide, slow]);
         let vars = three();
         assert!(!applies(&c, 0) && applies(&c, 1) && !applies(&c, 7));
-        let m = ModeResult {
-            link: "loopback".into(),
-            cells: vec![c.clone()],
-            logs: Vec::new(),
-            link_mbit: None,
-            workers: 1,
-            wall: Duration::from_secs(1),
-            rechecks: Vec::new(),
-        };
+        let m = loopback(vec![c.clone()]);
         assert!(compare(&m, &c, 2, 0).is_none());
         assert_eq!(
             compare(&m, &c, 2, 1).map(|r| r.verdict),

@@ -150,13 +150,18 @@ impl Tree {
         self.extra.iter().any(|a| a == "--canonical")
     }
 
-    /// What `--hsts` asks for: `host` unless the tree says otherwise.
-    pub fn hsts(&self) -> &str {
+    /// The value the extra arguments give `flag`, else `default`.
+    fn given(&self, flag: &str, default: &'static str) -> &str {
         self.extra
             .iter()
-            .position(|a| a == "--hsts")
+            .position(|a| a == flag)
             .and_then(|at| self.extra.get(at + 1))
-            .map_or("host", String::as_str)
+            .map_or(default, String::as_str)
+    }
+
+    /// What `--hsts` asks for: `host` unless the tree says otherwise.
+    pub fn hsts(&self) -> &str {
+        self.given("--hsts", "host")
     }
 
     /// HTTPS is served (a bootstrap tree serves HTTP only).
@@ -174,11 +179,7 @@ impl Tree {
 
     /// The access log format given (`--access-log`), else the default, `timing`.
     pub fn access_log(&self) -> &str {
-        self.extra
-            .iter()
-            .position(|a| a == "--access-log")
-            .and_then(|i| self.extra.get(i + 1))
-            .map_or("timing", String::as_str)
+        self.given("--access-log", "timing")
     }
 
     /// The host is an IP literal: clients send no SNI.
