@@ -64,7 +64,7 @@ impl Meta {
             nginx_gen_core::POLICY_VERSION
         );
         let method = format!(
-            "{} round(s) × {} s per wrk run (TLS ≥ {TLS_RUN_FLOOR} s, its start is a handshake storm; the slow upstream ≥ {SLOW_RUN_FLOOR} s, nginx works ~6 % of a CPU there; `wrk -t1 -cN`), interleaved (every variant once per cell, the order rotated each round, every nginx under test started afresh before each round after the first); \
+            "{} round(s) × {} s per wrk run (TLS ≥ {TLS_RUN_FLOOR} s, so the handshake storm at its start is not its p99; the slow upstream ≥ {SLOW_RUN_FLOOR} s, nginx works ~6 % of a CPU there; `wrk -t1 -cN`), interleaved (every variant once per cell, the order rotated each round, every nginx under test started afresh before each round after the first); \
              HTTP/2: `h2load -t1 -cN -m{H2_STREAMS}`, a fixed number of requests per connection (below nginx's keepalive_requests); \
              TLS handshakes: `bench/tls/handshake.py`, N processes each opening one connection after another for {} s; \
              nginx and the load tools at nice -10 against the other jobs; \

@@ -109,7 +109,7 @@ pub struct SearchOpts {
           value_parser = RangedU64ValueParser::<usize>::new().range(1..))]
     pub confirm: usize,
 
-    /// Seconds per wrk run (outside --quick TLS runs last at least 2 s, runs through the slow
+    /// Seconds per wrk run (outside --quick TLS runs last at least 8 s, runs through the slow
     /// upstream at least 4 s)
     #[arg(long, value_name = "N", default_value_t = 1,
           value_parser = clap::value_parser!(u32).range(1..))]

@@ -30,13 +30,13 @@ static HSTS_TEXTS: [Text; 4] = [
     .inputs(&["tls", "hsts"]),
 ];
 
+/// The header for the host alone: two years, Mozilla's recommendation.
+const HSTS_HOST: &[&str] = &["Strict-Transport-Security", "max-age=63072000", "always"];
+
 /// The header's value for the `hsts` choice, and its reason; `None` for off.
 fn hsts(choice: Hsts) -> Option<(&'static [&'static str], &'static Text)> {
     match choice {
-        Hsts::Host => Some((
-            &["Strict-Transport-Security", "max-age=63072000", "always"],
-            &HSTS_TEXTS[0],
-        )),
+        Hsts::Host => Some((HSTS_HOST, &HSTS_TEXTS[0])),
         Hsts::Subdomains => Some((
             &[
                 "Strict-Transport-Security",
@@ -64,17 +64,17 @@ pub(super) static HSTS: Rule = Rule {
         if !c.i.tls {
             return;
         }
+        let Some((args, text)) = hsts(c.i.hsts) else {
+            let site = Scope::Server {
+                server: ServerRole::SiteTls,
+            };
+            out.omit(site, &HSTS_TEXTS[3]);
+            return;
+        };
         // The other names' redirects too: a browser that first reaches www.example.com
         // over HTTPS learns it there.
-        let alias = !c.aliases().is_empty();
-        let servers = [ServerRole::SiteTls, ServerRole::Alias];
-        for server in servers.into_iter().take(1 + usize::from(alias)) {
-            let scope = Scope::Server { server };
-            match hsts(c.i.hsts) {
-                Some((args, text)) => out.set(scope, args, text),
-                None if server == ServerRole::SiteTls => out.omit(scope, &HSTS_TEXTS[3]),
-                None => {}
-            }
+        for scope in c.https_servers() {
+            out.set(scope, args, text);
         }
     }),
 };
@@ -92,7 +92,7 @@ pub(super) static HSTS_CATCH_ALL: Rule = Rule {
             let scope = Scope::Server {
                 server: ServerRole::CatchAllTls,
             };
-            out.set(scope, hsts(Hsts::Host).map_or(&[], |h| h.0), &HSTS_TEXTS[0]);
+            out.set(scope, HSTS_HOST, &HSTS_TEXTS[0]);
         }
     }),
 };

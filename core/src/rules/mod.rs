@@ -184,6 +184,16 @@ impl Ctx<'_> {
         }
     }
 
+    /// The servers that speak the site's HTTPS, each with the site's certificate: the site
+    /// itself, then the server of its other names (`canonical`). None without TLS.
+    pub fn https_servers(&self) -> impl Iterator<Item = Scope> + use<> {
+        let alias = self.i.tls && !self.aliases().is_empty();
+        [ServerRole::SiteTls, ServerRole::Alias]
+            .into_iter()
+            .take(usize::from(self.i.tls) + usize::from(alias))
+            .map(|server| Scope::Server { server })
+    }
+
     /// The names the site serves itself: the first alone where the others redirect to it.
     pub fn served_names(&self) -> &[crate::inputs::ServerName] {
         let names = &self.i.server_names;

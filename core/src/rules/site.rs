@@ -121,24 +121,20 @@ pub(super) static RETURN_HTTPS: Rule = Rule {
         // own HTTPS answer: with those, every name goes to HTTPS on itself first.
         let one_hop = !c.aliases().is_empty()
             && !matches!(c.i.hsts, Hsts::Subdomains | Hsts::Preload);
-        let (target, text) = if one_hop {
-            let first = c.i.server_names[0].as_str();
-            let target = match c.i.tls_port {
-                443 => format!("https://{first}$request_uri"),
-                port => format!("https://{first}:{port}$request_uri"),
-            };
-            (Cow::Owned(target), &RETURN_HTTPS.texts[1])
-        } else if c.i.tls_port == 443 {
-            (Cow::Borrowed("https://$host$request_uri"), &RETURN_HTTPS.texts[0])
+        let (host, text) = if one_hop {
+            (c.i.server_names[0].as_str(), &RETURN_HTTPS.texts[1])
         } else {
-            let target = format!("https://$host:{}$request_uri", c.i.tls_port);
-            (Cow::Owned(target), &RETURN_HTTPS.texts[0])
+            ("$host", &RETURN_HTTPS.texts[0])
+        };
+        let target = match c.i.tls_port {
+            443 => format!("https://{host}$request_uri"),
+            port => format!("https://{host}:{port}$request_uri"),
         };
         let scope = Scope::Location {
             server: ServerRole::Site,
             location: LocationRole::Root,
         };
-        out.set_args(scope, vec!["308".into(), target], text, None);
+        out.set_args(scope, vec!["308".into(), target.into()], text, None);
     }),
 };
 

@@ -336,7 +336,7 @@ pub(super) static SSL_CERTIFICATE: Rule = Rule {
     name: "ssl_certificate",
     texts: &[CERTIFICATE],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
-        for scope in certificate_servers(c) {
+        for scope in c.https_servers() {
             out.set_args(
                 scope,
                 vec![certificate_paths(c).0.into()],
@@ -351,25 +351,11 @@ pub(super) static SSL_CERTIFICATE_KEY: Rule = Rule {
     name: "ssl_certificate_key",
     texts: &[KEY],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
-        for scope in certificate_servers(c) {
+        for scope in c.https_servers() {
             out.set_args(scope, vec![certificate_paths(c).1.into()], &KEY, None);
         }
     }),
 };
-
-/// The servers that present the site's certificate: the site on HTTPS, and the server of
-/// its other names (`canonical`), which the same certificate names; each staples for
-/// its own handshakes.
-fn certificate_servers(c: &Ctx) -> impl Iterator<Item = Scope> {
-    let alias = Scope::Server {
-        server: ServerRole::Alias,
-    };
-    let with_alias = c.i.tls && !c.aliases().is_empty();
-    c.i.tls
-        .then_some(SITE_TLS)
-        .into_iter()
-        .chain(with_alias.then_some(alias))
-}
 
 const SITE_TLS: Scope = Scope::Server {
     server: ServerRole::SiteTls,
@@ -393,7 +379,7 @@ pub(super) static SSL_STAPLING: Rule = Rule {
             return;
         }
         if c.i.ocsp_stapling {
-            for scope in certificate_servers(c) {
+            for scope in c.https_servers() {
                 out.set(scope, &["on"], &SSL_STAPLING.texts[0]);
             }
         } else {
@@ -414,7 +400,7 @@ pub(super) static SSL_STAPLING_VERIFY: Rule = Rule {
     )],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
         if stapling(c) {
-            for scope in certificate_servers(c) {
+            for scope in c.https_servers() {
                 out.set(scope, &["on"], &SSL_STAPLING_VERIFY.texts[0]);
             }
         }
@@ -438,7 +424,7 @@ pub(super) static SSL_TRUSTED_CERTIFICATE: Rule = Rule {
                 ),
             };
             let text = &SSL_TRUSTED_CERTIFICATE.texts[0];
-            for scope in certificate_servers(c) {
+            for scope in c.https_servers() {
                 out.set_args(scope, vec![chain.clone().into()], text, None);
             }
         }
@@ -465,7 +451,7 @@ pub(super) static RESOLVER: Rule = Rule {
         }
         let (server, given) = resolver(c);
         let text = &RESOLVER.texts[usize::from(!given)];
-        for scope in certificate_servers(c) {
+        for scope in c.https_servers() {
             out.set_args(scope, vec![server.clone(), "valid=300s".into()], text, None);
         }
     }),
