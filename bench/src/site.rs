@@ -10,6 +10,8 @@ use std::path::Path;
 /// Paths (URL and file) of the fixture, for the scenarios.
 pub const HTML: &str = "/";
 pub const JS: &str = "/assets/app.js";
+/// The size of the script, the site's largest file.
+pub const LARGEST: usize = 150 * 1024;
 /// A small image (1.5 KB), for the TLS handshake scenarios: the handshake is what they load.
 pub const ICON: &str = "/img/icon-0.png";
 /// The HTML page from the slow application behind the upstream ([`crate::slowapp`]).
@@ -252,7 +254,7 @@ pub fn write(root: &Path) -> io::Result<()> {
     fs::create_dir_all(root.join("img"))?;
     fs::write(root.join("index.html"), html(30 * 1024))?;
     fs::write(root.join("assets/site.css"), css(50 * 1024))?;
-    fs::write(root.join("assets/app.js"), js(150 * 1024))?;
+    fs::write(root.join("assets/app.js"), js(LARGEST))?;
     let png = b"\x89PNG\r\n\x1a\n";
     let jpeg = b"\xff\xd8\xff\xe0\x00\x10JFIF\x00";
     fs::write(root.join("img/hero.jpg"), image(jpeg, 48 * 1024, 7))?;

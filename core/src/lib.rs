@@ -55,7 +55,7 @@ pub const POLICY_VERSION: &str = POLICY_HISTORY[POLICY_HISTORY.len() - 1].0;
 /// an old version number. The last row may be re-recorded while its version is
 /// unreleased (CHANGELOG.md, "Unreleased"); a released row never changes. (Versions before
 /// 2026.12 predate the fingerprint.)
-pub const POLICY_HISTORY: &[(&str, u64)] = &[("2026.12", 0xcd11_d780_eaba_6620)];
+pub const POLICY_HISTORY: &[(&str, u64)] = &[("2026.12", 0xf1f1_8edd_8fc1_7e3c)];
 
 /// Validates a JSON input document and computes its plan.
 pub fn plan_from_json(text: &str) -> Result<Plan, InputErrors> {

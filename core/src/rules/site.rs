@@ -349,23 +349,33 @@ pub(super) static HIDDEN: Rule = Rule {
 
 pub(super) static CLIENT_MAX_BODY_SIZE: Rule = Rule {
     name: "client_max_body_size",
-    texts: &[Text::new(
-        "client_max_body_size",
-        "Request bodies (uploads, form posts) up to this size reach the application; a larger one gets 413 before it is read.",
-    )
-    .inputs(&["max_body_size"])],
+    texts: &[
+        Text::new(
+            "client_max_body_size",
+            "Request bodies (uploads, form posts) up to this size reach the application; a larger one gets 413 before it is read.",
+        )
+        .inputs(&["max_body_size"]),
+        Text::new(
+            "client_max_body_size.redirect",
+            "The site's limit on its redirect too: nginx checks a body's size before it redirects, so an upload sent over plain HTTP or to another name gets its 308, not a 413.",
+        )
+        .inputs(&["max_body_size", "tls", "canonical"]),
+    ],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
-        if c.i.workload.dynamic() {
-            let value = super::proxy::size(c.i.max_body_size);
-            let scope = Scope::Server {
-                server: c.content_server(),
-            };
-            out.set_value(scope, &value, &CLIENT_MAX_BODY_SIZE.texts[0], None);
-            // nginx checks the size when it picks the location, before the redirect: an
-            // upload to another name gets its 308, not a 413.
-            if !c.aliases().is_empty() {
-                out.set_value(ALIAS, value, &CLIENT_MAX_BODY_SIZE.texts[0], None);
-            }
+        if !c.i.workload.dynamic() {
+            return;
+        }
+        let value = super::proxy::size(c.i.max_body_size);
+        let scope = Scope::Server {
+            server: c.content_server(),
+        };
+        out.set_value(scope, &value, &CLIENT_MAX_BODY_SIZE.texts[0], None);
+        let redirects = [
+            c.i.tls.then_some(SITE),
+            (!c.aliases().is_empty()).then_some(ALIAS),
+        ];
+        for scope in redirects.into_iter().flatten() {
+            out.set_value(scope, &value, &CLIENT_MAX_BODY_SIZE.texts[1], None);
         }
     }),
 };
@@ -609,7 +619,7 @@ pub(super) static STATUS_LOG: Rule = Rule {
 
 #[cfg(test)]
 mod tests {
-    use super::{SITE, SITE_TLS, STATUS};
+    use super::{ALIAS, SITE, SITE_TLS, STATUS};
     use crate::plan::{LocationRole, Scope, ServerRole, TableRole};
     use crate::rules::listen::CATCH_ALL_TLS;
     use crate::rules::testing::{CATCH_ALL, at, omitted, plan, value, values, values_in};
@@ -955,6 +965,23 @@ mod tests {
         let p = plan(r#"{"workload":"proxy","max_body_size":"2M"}"#);
         assert_eq!(values_in(&p, SITE, "client_max_body_size"), ["2m"]);
         assert!(values(&plan(r#"{"workload":"static"}"#), "client_max_body_size").is_empty());
+        // Every server that redirects an upload: plain HTTP, and the other names.
+        let tls = plan(
+            r#"{"workload":"php","tls":true,"max_body_size":"64M","canonical":true,
+                "server_names":["example.com","www.example.com"]}"#,
+        );
+        for scope in [SITE_TLS, SITE, ALIAS] {
+            assert_eq!(values_in(&tls, scope, "client_max_body_size"), ["64m"]);
+        }
+        let boot = plan(r#"{"workload":"proxy","tls":true,"bootstrap":true}"#);
+        assert_eq!(values_in(&boot, SITE, "client_max_body_size"), ["16m"]);
+        assert!(
+            values(
+                &plan(r#"{"workload":"static","tls":true}"#),
+                "client_max_body_size"
+            )
+            .is_empty()
+        );
     }
 
     #[test]

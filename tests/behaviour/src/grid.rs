@@ -372,11 +372,13 @@ pub fn trees() -> Vec<Tree> {
             .special(Special::DebianSites)
             .extra(&["--existing-default-server"]),
     );
-    t.push(
-        Tree::new("body-limit", "proxy", "upload.test")
-            .special(Special::BodyLimit)
-            .extra(&["--max-body-size", "2M"]),
-    );
+    // Over TLS with another name: the uploads redirected keep the limit.
+    let mut upload = Tree::new("body-limit", "proxy", "upload.test")
+        .tls("intermediate")
+        .special(Special::BodyLimit)
+        .extra(&["--max-body-size", "2M", "--canonical"]);
+    upload.names.push("www.upload.test".into());
+    t.push(upload);
     t.push(
         Tree::new("dual-listen", "proxy", "dual.test")
             .special(Special::DualListen)
