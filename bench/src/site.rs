@@ -284,9 +284,9 @@ mod tests {
         assert!(h.contains("/assets/app.js") && h.ends_with("</html>\n"));
         let c = css(50 * 1024);
         assert!((50 * 1024..52 * 1024).contains(&c.len()), "css {}", c.len());
-        let j = js(150 * 1024);
+        let j = js(LARGEST);
         assert!(
-            (150 * 1024..152 * 1024).contains(&j.len()),
+            (LARGEST..LARGEST + 2 * 1024).contains(&j.len()),
             "js {}",
             j.len()
         );

@@ -359,7 +359,7 @@ pub(super) static CLIENT_MAX_BODY_SIZE: Rule = Rule {
             "client_max_body_size.redirect",
             "The site's limit on its redirect too: nginx checks a body's size before it redirects, so an upload sent over plain HTTP or to another name gets its 308, not a 413.",
         )
-        .inputs(&["max_body_size", "tls", "canonical"]),
+        .inputs(&["max_body_size", "tls", "canonical", "server_names"]),
     ],
     decide: Decide::Code(|c: &Ctx, out: &mut Out| {
         if !c.i.workload.dynamic() {
