@@ -13,13 +13,10 @@ use crate::opts::Opts;
 use crate::prepare::Prepared;
 use crate::results::{ModeResult, harness_ok};
 use crate::run;
-use crate::scenario::{Scenario, Tool};
+use crate::scenario::Scenario;
 use crate::stats::Stat;
 use crate::variants::{Kind, Variant};
 use crate::verdict::{self, Recheck, SameProtocol, Verdict, baselines, compare};
-
-/// How long each handshake run of a recheck lasts, outside `--quick`.
-pub const HANDSHAKE_SECONDS: u32 = 8;
 
 /// One cell to measure again: its scenario and connection count, and the baselines
 /// nginx-gen lost to there in any mode (indices among the run's variants).
@@ -132,12 +129,7 @@ pub fn run(
         o.shaped_only = false;
         o.together = true;
         o.rounds = opts.recheck;
-        // A handshake run lasts a second; with four instances loaded at once each answers
-        // a few dozen handshakes, too few for CPU per request to resolve a few per cent
-        // (the A/A control spread ±12 % so). Each run lasts eight seconds here.
-        if matches!(g.scenario.tool(), Tool::Handshake { .. }) && !opts.quick {
-            o.seconds = opts.seconds.max(HANDSHAKE_SECONDS);
-        }
+        o.seconds = g.scenario.together_seconds(opts.seconds, opts.quick);
         o.conns = Some(vec![g.conns]);
         o.only = Some(vec![g.scenario.id.to_string()]);
         o.out = None;

@@ -214,7 +214,11 @@ impl SearchOpts {
         .map_err(|e| e.to_string())?;
         o.quick = self.quick;
         o.rounds = rounds;
-        o.seconds = self.seconds;
+        o.seconds = if together {
+            sc.together_seconds(self.seconds, self.quick)
+        } else {
+            self.seconds
+        };
         o.together = together;
         o.port = self.port;
         o.keep = self.keep;
@@ -667,6 +671,7 @@ fn search(o: &SearchOpts) -> Result<bool, String> {
             alts: tried.len(),
             cells: o.conns_of(sc).len(),
             load_s: sc.run_seconds(o.seconds, o.quick),
+            together_load_s: sc.run_seconds(sc.together_seconds(o.seconds, o.quick), o.quick),
         })
         .collect();
     let fits = budget::fit(o.budget, &jobs, shape);

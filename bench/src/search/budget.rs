@@ -59,6 +59,9 @@ pub struct Job {
     pub cells: usize,
     /// Seconds of load per run (`Scenario::run_seconds`).
     pub load_s: u32,
+    /// Seconds of load per run of a confirmation that loads its variants at once
+    /// (`Scenario::together_seconds`: longer for the handshake scenarios).
+    pub together_load_s: u32,
 }
 
 /// The stages' shape: rounds, and how many screened alternatives are measured again.
@@ -102,23 +105,25 @@ pub fn runs(job: Job, alts: usize, shape: Shape) -> u64 {
 }
 
 /// Seconds a job with its first `alts` alternatives takes: its runs one after the other,
-/// but a together confirmation's round as one run.
+/// but a together confirmation's round as one run (of `together_load_s`).
 fn seconds(job: Job, alts: usize, shape: Shape) -> f64 {
-    let slots = if shape.together && alts > 0 {
-        runs(
+    let per_run = |load_s: u32| f64::from(load_s) + RUN_OVERHEAD_S;
+    if alts == 0 {
+        0.0
+    } else if shape.together {
+        let screen = runs(
             job,
             alts,
             Shape {
                 confirm_rounds: 0,
                 ..shape
             },
-        ) + (shape.confirm_rounds * job.cells) as u64
-    } else if alts > 0 {
-        runs(job, alts, shape)
+        );
+        let rounds = (shape.confirm_rounds * job.cells) as u64;
+        screen as f64 * per_run(job.load_s) + rounds as f64 * per_run(job.together_load_s)
     } else {
-        0
-    };
-    slots as f64 * (f64::from(job.load_s) + RUN_OVERHEAD_S)
+        runs(job, alts, shape) as f64 * per_run(job.load_s)
+    }
 }
 
 /// How many alternatives of each job fit: the whole grid without a budget; with one, the
@@ -191,6 +196,7 @@ mod tests {
             alts: 14,
             cells: 1,
             load_s: 1,
+            together_load_s: 1,
         };
         // Screen: 15 variants × 3 rounds; confirm: nginx-gen, the A/A control, 3 best and
         // the combination, × 6 rounds.
@@ -210,11 +216,13 @@ mod tests {
                 alts: 14,
                 cells: 1,
                 load_s: 1,
+                together_load_s: 1,
             },
             Job {
                 alts: 17,
                 cells: 1,
                 load_s: 2,
+                together_load_s: 2,
             },
         ];
         let f = fit(None, &jobs, SHAPE);
@@ -230,11 +238,13 @@ mod tests {
             alts: 2,
             cells: 1,
             load_s: 1,
+            together_load_s: 1,
         };
         let big = Job {
             alts: 14,
             cells: 1,
             load_s: 1,
+            together_load_s: 1,
         };
         // 100 runs for two jobs: the small one takes at most half and needs 9 + 30 = 39;
         // the big one gets the remaining 61: 7 alternatives (24 + 36 = 60), not 8 (63).
@@ -261,6 +271,19 @@ mod tests {
         assert!((f[0].seconds - (42.0 + 6.0) * 1.2).abs() < 1e-9);
         // The wrk runs are counted as before: every variant of the round is one.
         assert_eq!(f[0].runs, runs(big, 13, SHAPE));
+        // A handshake job's together rounds last 8 s: 6 of them take 49.2 s of 61, and the
+        // screen the rest, 2 alternatives (9 runs × 1.2 s), where 1-s rounds fit 13.
+        let handshakes = Job {
+            together_load_s: 8,
+            ..big
+        };
+        let f = fit(Some(Budget::Seconds(61.0)), &[handshakes], together);
+        assert_eq!(f[0].alts, 2);
+        assert!((f[0].seconds - (9.0 * 1.2 + 6.0 * 8.2)).abs() < 1e-9);
+        assert_eq!(
+            fit(Some(Budget::Seconds(61.0)), &[big], together)[0].alts,
+            13
+        );
         // Too small for even one alternative (24 runs): nothing of that job runs.
         let f = fit(Some(Budget::Runs(23)), &[big], SHAPE);
         assert_eq!((f[0].alts, f[0].runs), (0, 0));
