@@ -12,7 +12,7 @@ use nginx_gen::host;
 
 use crate::opts::Opts;
 use crate::results::{Cell, ModeResult};
-use crate::scenario::{H2_STREAMS, SLOW_RUN_FLOOR, TLS_RUN_FLOOR, Tool};
+use crate::scenario::{H2_STREAMS, HANDSHAKE_TOGETHER_FLOOR, SLOW_RUN_FLOOR, TLS_RUN_FLOOR, Tool};
 use crate::stats::Stat;
 use crate::svg::svg;
 use crate::variants::{Env, Variant};
@@ -331,7 +331,9 @@ pub fn recheck_lines(modes: &[ModeResult], variants: &[Variant], rounds: usize) 
     };
     let mut out = vec![
         "### The losses measured again together\n".to_string(),
-        "Each loss CPU per request can settle (nginx-gen's nginx set the rate, or the CPU decided), and each loss or p99 miss against a baseline whose TLS handshakes negotiated TLS 1.2 where nginx-gen's negotiated TLS 1.3 (eight-second runs for handshakes), measured again on loopback with nginx-gen, its A/A control and the baselines it lost to in that cell loaded at once, so a change in the machine's speed reaches all of them alike. One at a time: the ratio that decided (req/s, or CPU per request where wrk or the link set the rate) and the upper end of its 95 % interval; together: CPU per request, the baseline's ÷ nginx-gen's (above 1 = nginx-gen cheaper), with its 95 % interval. A loss is not confirmed when nginx-gen is even or better together, that interval lies wholly above the loss's, and the A/A control stayed within its own; it stands when nginx-gen is still the dearer, when the interval reaches into the loss's (too few rounds to tell), when the A/A control left its interval, or when requests failed (at nginx-gen or the baseline). For the TLS 1.2 baselines nginx-gen offering TLS 1.2 alone is loaded in the same rounds too: a loss or p99 miss that stands is TLS 1.3's price when that instance spoke TLS 1.2 with the baseline, no request failed, its CPU per handshake was at most 3 % above the baseline's with 95 % confidence and its rate not more than 3 % behind; a miss the CPU cannot settle stands otherwise (the bar compares configurations on the protocol their clients get; docs/architecture.md, issue 12's decisions).\n".to_string(),
+        format!(
+            "Each loss CPU per request can settle (nginx-gen's nginx set the rate, or the CPU decided), and each loss or p99 miss against a baseline whose TLS handshakes negotiated TLS 1.2 where nginx-gen's negotiated TLS 1.3 ({HANDSHAKE_TOGETHER_FLOOR}-second runs for handshakes), measured again on loopback with nginx-gen, its A/A control and the baselines it lost to in that cell loaded at once, so a change in the machine's speed reaches all of them alike. One at a time: the ratio that decided (req/s, or CPU per request where wrk or the link set the rate) and the upper end of its 95 % interval; together: CPU per request, the baseline's ÷ nginx-gen's (above 1 = nginx-gen cheaper), with its 95 % interval. A loss is not confirmed when nginx-gen is even or better together, that interval lies wholly above the loss's, and the A/A control stayed within its own; it stands when nginx-gen is still the dearer, when the interval reaches into the loss's (too few rounds to tell), when the A/A control left its interval, or when requests failed (at nginx-gen or the baseline). For the TLS 1.2 baselines nginx-gen offering TLS 1.2 alone is loaded in the same rounds too: a loss or p99 miss that stands is TLS 1.3's price when that instance spoke TLS 1.2 with the baseline, no request failed, its CPU per handshake was at most 3 % above the baseline's with 95 % confidence and its rate not more than 3 % behind; a miss the CPU cannot settle stands otherwise (the bar compares configurations on the protocol their clients get; docs/architecture.md, issue 12's decisions).\n"
+        ),
     ];
     if rounds == 0 {
         out.push("Not measured again (`--recheck 0`).\n".into());

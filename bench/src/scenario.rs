@@ -99,8 +99,8 @@ impl Scenario {
 /// Seconds a handshake run lasts at least when its instances are loaded at once. A run of
 /// one second, with four to six instances sharing nginx's CPU, gives each a few dozen
 /// handshakes, too few for CPU per request to resolve a few per cent: the recheck's A/A
-/// control spread ±12 % so, and in the search of 2026-12-07 the handshake cells stayed
-/// unclear after 40 such rounds (A/A control 0.967..1.016 and 0.974..1.022).
+/// control spread ±12 % so, and in the search on `c9f4c9d` (2026-12-07) both handshake
+/// cells stayed unclear after 40 such rounds.
 pub const HANDSHAKE_TOGETHER_FLOOR: u32 = 8;
 
 /// Seconds a TLS wrk run lasts at least. It starts with a handshake storm (every connection

@@ -110,7 +110,7 @@ pub struct SearchOpts {
     pub confirm: usize,
 
     /// Seconds per wrk run (outside --quick TLS runs last at least 8 s, runs through the slow
-    /// upstream at least 4 s)
+    /// upstream at least 4 s, and the confirmation's handshake runs at least 8 s)
     #[arg(long, value_name = "N", default_value_t = 1,
           value_parser = clap::value_parser!(u32).range(1..))]
     pub seconds: u32,
@@ -226,6 +226,18 @@ impl SearchOpts {
         o.only = Some(vec![sc.id.to_string()]);
         o.out = None;
         Ok(o)
+    }
+
+    /// `sc`'s share of the search with `alts` alternatives, for the budget: its cells and
+    /// the length of its runs, alone and together.
+    fn job(&self, sc: &Scenario, alts: usize) -> budget::Job {
+        budget::Job {
+            alts,
+            cells: self.conns_of(sc).len(),
+            load_s: sc.run_seconds(self.seconds, self.quick),
+            together_load_s: sc
+                .run_seconds(sc.together_seconds(self.seconds, self.quick), self.quick),
+        }
     }
 
     /// The scenarios searched, in run order.
@@ -345,6 +357,8 @@ pub struct Outcome {
     pub more_rounds: usize,
     pub budget: Option<Budget>,
     pub seconds: u32,
+    /// `--quick`: the smoke test's runs, which keep `seconds` everywhere.
+    pub quick: bool,
     pub took: Duration,
     /// /proc/loadavg's 1-minute figure at the start and at the end.
     pub load: (String, String),
@@ -667,12 +681,7 @@ fn search(o: &SearchOpts) -> Result<bool, String> {
     let shape = o.shape();
     let jobs: Vec<budget::Job> = plans
         .iter()
-        .map(|(sc, _, tried, _)| budget::Job {
-            alts: tried.len(),
-            cells: o.conns_of(sc).len(),
-            load_s: sc.run_seconds(o.seconds, o.quick),
-            together_load_s: sc.run_seconds(sc.together_seconds(o.seconds, o.quick), o.quick),
-        })
+        .map(|(sc, _, tried, _)| o.job(sc, tried.len()))
         .collect();
     let fits = budget::fit(o.budget, &jobs, shape);
     let planned: f64 = fits.iter().map(|f| f.seconds).sum();
@@ -690,6 +699,7 @@ fn search(o: &SearchOpts) -> Result<bool, String> {
         more_rounds: o.more_rounds,
         budget: o.budget,
         seconds: o.seconds,
+        quick: o.quick,
         took: Duration::ZERO,
         load: (load_start, String::new()),
         meta: Meta::collect(
@@ -958,6 +968,29 @@ mod tests {
         assert_eq!((st.rounds, st.seconds, st.port), (8, 2, 30000));
         assert_eq!((st.nginx_cpus.as_str(), st.wrk_cpus.as_str()), ("0", "1"));
         assert!(st.loopback() && !st.shaped && st.out.is_none());
+        // A handshake scenario: the together confirmation's runs last 8 s, the screen's
+        // the seconds given, the smoke test's its 1 s; the budget counts them so.
+        let full = crate::scenario::scenarios()
+            .into_iter()
+            .find(|s| s.id == "tls-full")
+            .expect("tls-full");
+        let secs = |o: &SearchOpts, together| {
+            o.stage_opts(&full, &[8], 2, together)
+                .expect("stage")
+                .seconds
+        };
+        assert_eq!((secs(&o, true), secs(&o, false)), (8, 2));
+        let job = o.job(&full, 5);
+        assert_eq!((job.alts, job.load_s, job.together_load_s), (5, 2, 8));
+        let quick = parse(&["--quick"]).expect("quick");
+        assert_eq!(
+            (secs(&quick, true), quick.job(&full, 5).together_load_s),
+            (1, 1)
+        );
+        // The TLS keep-alive scenario's wrk runs have their own floor, alone and together;
+        // its stage options keep the seconds given.
+        let tls = o.job(sc, 1);
+        assert_eq!((tls.load_s, tls.together_load_s, st.seconds), (8, 8, 2));
         for bad in [
             &["--budget", "900"][..],
             &["--confirm-rounds", "1"],

@@ -6,7 +6,7 @@ use std::fs;
 use std::path::Path;
 
 use crate::markdown::fmt_int;
-use crate::scenario::{HANDSHAKE_TOGETHER_FLOOR, SLOW_RUN_FLOOR, TLS_RUN_FLOOR};
+use crate::scenario::{SLOW_RUN_FLOOR, TLS_RUN_FLOOR, Tool};
 use crate::search::grid;
 use crate::search::rank::{GOAL, Score};
 use crate::search::{CellOutcome, Outcome, ScenarioOutcome};
@@ -238,6 +238,19 @@ fn details(sc: &ScenarioOutcome) -> String {
     t
 }
 
+/// What the method says of the handshake runs of a together confirmation, when they last
+/// longer than `--seconds` (a handshake scenario searched, outside `--quick`).
+fn handshake_runs(o: &Outcome) -> String {
+    o.scenarios
+        .iter()
+        .filter(|s| matches!(s.scenario.tool(), Tool::Handshake { .. }))
+        .map(|s| s.scenario.together_seconds(o.seconds, o.quick))
+        .find(|&n| n > o.seconds)
+        .map_or_else(String::new, |n| {
+            format!("; a handshake run there lasts {n} s, so each instance answers enough of them")
+        })
+}
+
 /// The generated section.
 pub fn markdown(o: &Outcome) -> String {
     let mut t = format!("{START}\n\n## The ceiling: nginx-gen vs the best configuration found\n\n");
@@ -253,7 +266,8 @@ pub fn markdown(o: &Outcome) -> String {
         o.shape.confirm_rounds,
         if o.shape.together {
             format!(
-                ", every instance loaded at once (each by its own client, nginx's CPU shared; a handshake run there lasts ≥ {HANDSHAKE_TOGETHER_FLOOR} s, so each instance answers enough of them) and compared by CPU per request: a change in the machine's speed then reaches all of them alike, where runs one after the other carry it into the ratios; the screen, one instance at a time, held the rate and p99 to the bar"
+                ", every instance loaded at once (each by its own client, nginx's CPU shared{}) and compared by CPU per request: a change in the machine's speed then reaches all of them alike, where runs one after the other carry it into the ratios; the screen, one instance at a time, held the rate and p99 to the bar",
+                handshake_runs(o)
             )
         } else {
             ", one instance at a time".to_string()
@@ -427,6 +441,7 @@ mod tests {
             more_rounds: 0,
             budget: Some(Budget::Runs(40)),
             seconds: 1,
+            quick: false,
             took: Duration::from_secs(95),
             load: ("3.95".into(), "4.10".into()),
             meta: Meta {
@@ -529,6 +544,14 @@ mod tests {
         );
         // The cells the confirmation decided show no count.
         assert!(md.contains("**0.990×** (CI 0.950..1.020) | req/s"), "{md}");
+        // No handshake scenario searched: nothing said of their runs; with one, their
+        // length together, but not in the smoke test's runs, which keep theirs.
+        assert!(!md.contains("handshake run"), "{md}");
+        o.scenarios[1].scenario = scenario("tls-full");
+        let told = "nginx's CPU shared; a handshake run there lasts 8 s, so each instance";
+        assert!(markdown(&o).contains(told), "{}", markdown(&o));
+        o.quick = true;
+        assert!(!markdown(&o).contains("handshake run"));
     }
 
     #[test]

@@ -632,24 +632,17 @@ fn websocket_round_trip(ctx: &Ctx) -> Result<(), String> {
 }
 
 fn body_size_limit(ctx: &Ctx) -> Result<(), String> {
-    // One body file per length, written once; every request below posts one of them.
-    let mut files = Vec::new();
-    for len in [BODY_LIMIT, BODY_LIMIT + 1] {
-        let file = ctx.scratch.join(format!("body-{len}"));
-        std::fs::write(&file, vec![b'x'; len]).map_err(|e| e.to_string())?;
-        files.push(file);
-    }
     let upload = |r: Req, file: &Path| {
         r.arg("--data-binary")
             .arg(format!("@{}", file.display()))
             .header("Content-Type: application/octet-stream")
             .header("Expect:")
     };
-    for ((len, want), file) in [(BODY_LIMIT, 200), (BODY_LIMIT + 1, 413)]
-        .into_iter()
-        .zip(&files)
-    {
-        let r = upload(ctx.site("/upload"), file);
+    let at_limit = ctx.scratch.join(format!("body-{BODY_LIMIT}"));
+    for (len, want) in [(BODY_LIMIT, 200), (BODY_LIMIT + 1, 413)] {
+        let file = ctx.scratch.join(format!("body-{len}"));
+        std::fs::write(&file, vec![b'x'; len]).map_err(|e| e.to_string())?;
+        let r = upload(ctx.site("/upload"), &file);
         let resp = status(ctx, &r, want, &format!("POST of {len} bytes"))?;
         if want == 200 {
             let v = echo(&resp, "POST at the limit")?;
@@ -673,7 +666,7 @@ fn body_size_limit(ctx: &Ctx) -> Result<(), String> {
         }
     }
     for r in redirects {
-        let r = upload(r, &files[0]);
+        let r = upload(r, &at_limit);
         let what = format!("POST of {BODY_LIMIT} bytes to {}", r.url);
         status(ctx, &r, 308, &what)?;
     }
