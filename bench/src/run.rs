@@ -238,6 +238,36 @@ fn load(s: &Setup, env: &Env, cell: &Cell, t: &Target) -> Result<Sample, String>
     })
 }
 
+/// The cells of a mode: each scenario at each of its connection counts.
+fn cells(s: &Setup, link_mbit: Option<u32>) -> Vec<Cell> {
+    let mut cells: Vec<Cell> = Vec::new();
+    for sc in s.scen {
+        // Over a shaped link the link is the bottleneck: one connection count (50) is enough
+        // unless --conns says otherwise. The handshake client runs a process per connection
+        // and loads no link: its scenarios keep their own count there and in the smoke run
+        // (whose 50 connections would be 50 processes forked on the load tools' CPU).
+        let handshake = matches!(sc.tool(), Tool::Handshake { .. });
+        let default: &[u32] = if link_mbit.is_some() && !handshake {
+            &[50]
+        } else {
+            sc.conns
+        };
+        let conns = if s.opts.quick && handshake {
+            sc.conns
+        } else {
+            s.opts.conns.as_deref().unwrap_or(default)
+        };
+        for &c in conns {
+            cells.push(Cell {
+                scenario: sc.clone(),
+                conns: c,
+                samples: vec![Vec::new(); s.variants.len()],
+            });
+        }
+    }
+    cells
+}
+
 fn run_mode(link: &str, link_mbit: Option<u32>, s: &Setup) -> Result<ModeResult, String> {
     let started = Instant::now();
     let name = crate::results::mode_name(link_mbit);
@@ -259,11 +289,22 @@ fn run_mode(link: &str, link_mbit: Option<u32>, s: &Setup) -> Result<ModeResult,
         .as_deref()
         .map(|a| SlowApp::start(&s.upstream, a, &s.env.site.join("index.html")))
         .transpose()?;
+    let mut cells = cells(s, link_mbit);
+    // Together, every variant's clients reach the upstream at once.
+    let at_once = if s.opts.together { s.variants.len() } else { 1 };
+    let peak = cells
+        .iter()
+        .filter(|c| c.scenario.family == Family::Proxy)
+        .map(|c| u64::from(c.conns))
+        .max()
+        .unwrap_or(0)
+        * at_once as u64;
     let up_conf = variants::write_upstream_with(
         &s.env,
         &up_dir,
         &format!("{}:{up_port}", s.env.addr),
         app_addr.as_deref(),
+        peak,
     )?;
     let mut env = s.env.clone();
     env.upstream = format!("{}:{up_port}", env.addr);
@@ -316,31 +357,6 @@ fn run_mode(link: &str, link_mbit: Option<u32>, s: &Setup) -> Result<ModeResult,
                     not_applicable.push((sc.id, vi));
                 }
             }
-        }
-    }
-    let mut cells: Vec<Cell> = Vec::new();
-    for sc in s.scen {
-        // Over a shaped link the link is the bottleneck: one connection count (50) is enough
-        // unless --conns says otherwise. The handshake client runs a process per connection
-        // and loads no link: its scenarios keep their own count there and in the smoke run
-        // (whose 50 connections would be 50 processes forked on the load tools' CPU).
-        let handshake = matches!(sc.tool(), Tool::Handshake { .. });
-        let default: &[u32] = if link_mbit.is_some() && !handshake {
-            &[50]
-        } else {
-            sc.conns
-        };
-        let conns = if s.opts.quick && handshake {
-            sc.conns
-        } else {
-            s.opts.conns.as_deref().unwrap_or(default)
-        };
-        for &c in conns {
-            cells.push(Cell {
-                scenario: sc.clone(),
-                conns: c,
-                samples: vec![Vec::new(); s.variants.len()],
-            });
         }
     }
     let total = cells.len() * s.variants.len() * s.opts.rounds;

@@ -528,13 +528,28 @@ pub fn write(
     }
 }
 
+/// The upstream's keep-alive pool to the slow application.
+const SLOW_POOL: u64 = 2048;
+
+/// Connection slots of the upstream's one worker for `clients` connections of the proxies
+/// under test at once (every instance's, when they are loaded together): each brings one
+/// connection from a proxy and, on `/slow/`, one to the slow application, whose pool stays
+/// open between runs; never fewer than 4096. With a fixed 4096, instances of 1000
+/// connections loaded together (six in a recheck) got "upstream prematurely closed
+/// connection": short of slots, nginx closes idle keep-alive connections to make room (a
+/// `[warn]`, which is why this error log is at `warn`), and a proxy reusing one loses its
+/// request.
+pub fn upstream_slots(clients: u64) -> u64 {
+    (2 * clients + SLOW_POOL + 1024).max(4096)
+}
+
 /// The upstream application for the proxy scenario: a plain nginx serving the same site.
 #[allow(
     dead_code,
     reason = "the proxy scenarios' upstream without the slow application"
 )]
 pub fn write_upstream(env: &Env, prefix: &Path, addr_port: &str) -> Result<PathBuf, String> {
-    write_upstream_with(env, prefix, addr_port, None)
+    write_upstream_with(env, prefix, addr_port, None, 0)
 }
 
 /// [`write_upstream`], and with `slow_app` (`ADDR:PORT` of [`crate::slowapp`]) `/slow/` is
@@ -544,12 +559,14 @@ pub fn write_upstream(env: &Env, prefix: &Path, addr_port: &str) -> Result<PathB
 /// `proxy_ignore_client_abort` they finish and their connections stay pooled, instead of
 /// being closed so that the next variant's first second opens ~1000 new ones (measured: a
 /// ~1 s p99 tail in nginx-gen's and the guide's runs). The application's accept queue is as
-/// deep as this nginx's ([`crate::slowapp::BACKLOG`]).
+/// deep as this nginx's ([`crate::slowapp::BACKLOG`]). Its one worker has
+/// [`upstream_slots`] for `clients`, the most connections of the proxies under test at once.
 pub fn write_upstream_with(
     env: &Env,
     prefix: &Path,
     addr_port: &str,
     slow_app: Option<&str>,
+    clients: u64,
 ) -> Result<PathBuf, String> {
     let p = prefix.to_string_lossy();
     for d in ["logs", "temp"] {
@@ -557,7 +574,7 @@ pub fn write_upstream_with(
     }
     let (slow_upstream, slow_location) = slow_app.map_or_else(Default::default, |app| {
         (
-            format!("    upstream slowapp {{ server {app}; keepalive 2048; }}\n"),
+            format!("    upstream slowapp {{ server {app}; keepalive {SLOW_POOL}; }}\n"),
             "        location /slow/ { proxy_pass http://slowapp; proxy_http_version 1.1; \
              proxy_set_header Connection \"\"; proxy_ignore_client_abort on; }\n"
                 .to_string(),
@@ -565,11 +582,12 @@ pub fn write_upstream_with(
     });
     let text = format!(
         "# The upstream application of the proxy scenarios (not under test).\n\
-         worker_processes 1;\npid {p}/nginx.pid;\nerror_log {p}/logs/error.log;\n\
-         events {{ worker_connections 4096; }}\n\
+         worker_processes 1;\npid {p}/nginx.pid;\nerror_log {p}/logs/error.log warn;\n\
+         events {{ worker_connections {}; }}\n\
          http {{\n    {}\n    include /etc/nginx/mime.types;\n    access_log off;\n    sendfile on;\n\
          keepalive_requests 100000;\n    open_file_cache max=100;\n{slow_upstream}\
          server {{\n        listen {addr_port} backlog={};\n        root {};\n{slow_location}    }}\n}}\n",
+        upstream_slots(clients),
         temp_paths(&p),
         crate::slowapp::BACKLOG,
         env.site.display()
@@ -592,6 +610,17 @@ mod tests {
             .map(|(f, o)| (f.contents, o))
             .collect();
         (plan, files)
+    }
+
+    #[test]
+    fn the_upstream_has_a_slot_for_every_proxied_connection() {
+        // Five instances of 1000 connections loaded together: each connection from a proxy
+        // and its onward one to the slow application, beside that application's pool.
+        let together = upstream_slots(5 * 1000);
+        assert!(together >= 2 * 5 * 1000 + SLOW_POOL, "{together}");
+        // Within the file limit the upstream starts with (`Setup::new`'s 65,536).
+        assert!(together < 65_536);
+        assert_eq!(upstream_slots(0), 4096);
     }
 
     #[test]

@@ -638,9 +638,9 @@ fn body_size_limit(ctx: &Ctx) -> Result<(), String> {
             .header("Content-Type: application/octet-stream")
             .header("Expect:")
     };
-    let at_limit = ctx.scratch.join(format!("body-{BODY_LIMIT}"));
+    let body_file = |len: usize| ctx.scratch.join(format!("body-{len}"));
     for (len, want) in [(BODY_LIMIT, 200), (BODY_LIMIT + 1, 413)] {
-        let file = ctx.scratch.join(format!("body-{len}"));
+        let file = body_file(len);
         std::fs::write(&file, vec![b'x'; len]).map_err(|e| e.to_string())?;
         let r = upload(ctx.site("/upload"), &file);
         let resp = status(ctx, &r, want, &format!("POST of {len} bytes"))?;
@@ -666,7 +666,7 @@ fn body_size_limit(ctx: &Ctx) -> Result<(), String> {
         }
     }
     for r in redirects {
-        let r = upload(r, &at_limit);
+        let r = upload(r, &body_file(BODY_LIMIT));
         let what = format!("POST of {BODY_LIMIT} bytes to {}", r.url);
         status(ctx, &r, 308, &what)?;
     }
