@@ -12,7 +12,10 @@ use nginx_gen::host;
 
 use crate::opts::Opts;
 use crate::results::{Cell, ModeResult};
-use crate::scenario::{H2_STREAMS, HANDSHAKE_TOGETHER_FLOOR, SLOW_RUN_FLOOR, TLS_RUN_FLOOR, Tool};
+use crate::scenario::{
+    CROWD, CROWD_RUN_FLOOR, H2_STREAMS, HANDSHAKE_TOGETHER_FLOOR, SLOW_RUN_FLOOR, TLS_RUN_FLOOR,
+    Tool,
+};
 use crate::stats::Stat;
 use crate::svg::svg;
 use crate::variants::{Env, Variant};
@@ -64,7 +67,7 @@ impl Meta {
             nginx_gen_core::POLICY_VERSION
         );
         let method = format!(
-            "{} round(s) × {} s per wrk run (TLS ≥ {TLS_RUN_FLOOR} s, so the handshake storm at its start is not its p99; the slow upstream ≥ {SLOW_RUN_FLOOR} s, nginx works ~6 % of a CPU there; `wrk -t1 -cN`), interleaved (every variant once per cell, the order rotated each round, every nginx under test started afresh before each round after the first); \
+            "{} round(s) × {} s per wrk run (TLS ≥ {TLS_RUN_FLOOR} s, so the handshake storm at its start is not its p99; the slow upstream ≥ {SLOW_RUN_FLOOR} s, nginx works ~6 % of a CPU there; at {CROWD} connections or more ≥ {CROWD_RUN_FLOOR} s, so the first request of each is not its p99; `wrk -t1 -cN`), interleaved (every variant once per cell, the order rotated each round, every nginx under test started afresh before each round after the first); \
              HTTP/2: `h2load -t1 -cN -m{H2_STREAMS}`, a fixed number of requests per connection (below nginx's keepalive_requests); \
              TLS handshakes: `bench/tls/handshake.py`, N processes each opening one connection after another for {} s; \
              nginx and the load tools at nice -10 against the other jobs; \

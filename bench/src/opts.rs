@@ -67,7 +67,7 @@ pub struct Opts {
     pub rounds: usize,
 
     /// Seconds per wrk run (outside --quick TLS runs last at least 8 s, runs through the slow
-    /// upstream at least 4 s)
+    /// upstream and at 1000 connections or more at least 4 s)
     #[arg(long, value_name = "N", default_value_t = 1,
           value_parser = clap::value_parser!(u32).range(1..))]
     pub seconds: u32,

@@ -201,7 +201,7 @@ fn load(s: &Setup, env: &Env, cell: &Cell, t: &Target) -> Result<Sample, String>
             &s.script,
             &url(scheme, &env.addr, t.port, sc.path),
             cell.conns,
-            sc.run_seconds(s.opts.seconds, s.opts.quick),
+            sc.run_seconds(s.opts.seconds, cell.conns, s.opts.quick),
             sc.headers,
         ),
         Tool::H2load { streams } => h2load::run(

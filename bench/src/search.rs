@@ -110,7 +110,8 @@ pub struct SearchOpts {
     pub confirm: usize,
 
     /// Seconds per wrk run (outside --quick TLS runs last at least 8 s, runs through the slow
-    /// upstream at least 4 s, and the confirmation's handshake runs at least 8 s)
+    /// upstream and at 1000 connections or more at least 4 s, and the confirmation's
+    /// handshake runs at least 8 s)
     #[arg(long, value_name = "N", default_value_t = 1,
           value_parser = clap::value_parser!(u32).range(1..))]
     pub seconds: u32,
@@ -231,12 +232,18 @@ impl SearchOpts {
     /// `sc`'s share of the search with `alts` alternatives, for the budget: its cells and
     /// the length of its runs, alone and together.
     fn job(&self, sc: &Scenario, alts: usize) -> budget::Job {
+        let conns = self.conns_of(sc);
+        // The longest run of its cells (more connections never run shorter).
+        let most = conns.iter().copied().max().unwrap_or(0);
         budget::Job {
             alts,
-            cells: self.conns_of(sc).len(),
-            load_s: sc.run_seconds(self.seconds, self.quick),
-            together_load_s: sc
-                .run_seconds(sc.together_seconds(self.seconds, self.quick), self.quick),
+            cells: conns.len(),
+            load_s: sc.run_seconds(self.seconds, most, self.quick),
+            together_load_s: sc.run_seconds(
+                sc.together_seconds(self.seconds, self.quick),
+                most,
+                self.quick,
+            ),
         }
     }
 

@@ -6,7 +6,7 @@ use std::fs;
 use std::path::Path;
 
 use crate::markdown::fmt_int;
-use crate::scenario::{SLOW_RUN_FLOOR, TLS_RUN_FLOOR, Tool};
+use crate::scenario::{CROWD, CROWD_RUN_FLOOR, SLOW_RUN_FLOOR, TLS_RUN_FLOOR, Tool};
 use crate::search::grid;
 use crate::search::rank::{GOAL, Score};
 use crate::search::{CellOutcome, Outcome, ScenarioOutcome};
@@ -259,7 +259,7 @@ pub fn markdown(o: &Outcome) -> String {
     let _ = writeln!(t, "- **Software:** {}", o.meta.software);
     let _ = writeln!(
         t,
-        "- **Method:** coordinate search from nginx-gen's configuration, one directive at a time (the grid below), each alternative a `--patch` of nginx-gen's output. Screen: nginx-gen and every alternative interleaved, {} round(s) × {} s per wrk run (TLS ≥ {TLS_RUN_FLOOR} s, the slow upstream ≥ {SLOW_RUN_FLOOR} s); confirmation: nginx-gen, the {} best of the screen and the combination of the winners (one value per directive), {} fresh rounds{}.{} The best configuration and its interval come from these rounds, never the screen's. Budget: {}. The whole search took {:.0} s.",
+        "- **Method:** coordinate search from nginx-gen's configuration, one directive at a time (the grid below), each alternative a `--patch` of nginx-gen's output. Screen: nginx-gen and every alternative interleaved, {} round(s) × {} s per wrk run (TLS ≥ {TLS_RUN_FLOOR} s, the slow upstream ≥ {SLOW_RUN_FLOOR} s, {CROWD} connections or more ≥ {CROWD_RUN_FLOOR} s); confirmation: nginx-gen, the {} best of the screen and the combination of the winners (one value per directive), {} fresh rounds{}.{} The best configuration and its interval come from these rounds, never the screen's. Budget: {}. The whole search took {:.0} s.",
         o.shape.rounds,
         o.seconds,
         o.shape.confirm,
