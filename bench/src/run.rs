@@ -14,6 +14,18 @@ use crate::slowapp::SlowApp;
 use crate::variants::{self, Env, Family, Variant};
 use crate::{h2load, handshake, netns, site, wrk};
 
+/// The distinct messages of a log's warnings, in their order.
+fn distinct_messages(log: &str) -> Vec<String> {
+    let mut msgs: Vec<String> = Vec::new();
+    for l in warn_lines(log) {
+        let m = message(l);
+        if !msgs.contains(&m) {
+            msgs.push(m);
+        }
+    }
+    msgs
+}
+
 fn warn_lines(log: &str) -> Vec<&str> {
     log.lines()
         .filter(|l| {
@@ -107,7 +119,7 @@ impl<'a> Setup<'a> {
         let wrk = Launch {
             netns: None,
             cpus: opts.wrk_cpus.clone(),
-            nofile: (65_536, 65_536),
+            nofile: (variants::LOAD_NOFILE, variants::LOAD_NOFILE),
             cgroup: None,
         };
         Self {
@@ -299,6 +311,7 @@ fn run_mode(link: &str, link_mbit: Option<u32>, s: &Setup) -> Result<ModeResult,
         .max()
         .unwrap_or(0)
         * at_once as u64;
+    variants::upstream_fits(peak)?;
     let up_conf = variants::write_upstream_with(
         &s.env,
         &up_dir,
@@ -438,27 +451,28 @@ fn run_mode(link: &str, link_mbit: Option<u32>, s: &Setup) -> Result<ModeResult,
             }
         }
     }
+    let log_of = |variant: &str, family: Family, n: &Nginx| InstanceLog {
+        variant: variant.to_string(),
+        family: family.name().to_string(),
+        worker_cpus: n.worker_cpus(),
+        messages: distinct_messages(&n.error_log()),
+    };
     let mut logs = Vec::new();
     for (vi, v) in s.variants.iter().enumerate() {
         for (fi, f) in Family::ALL.iter().enumerate() {
             if let Some((n, _)) = &mut instances[vi][fi] {
-                let text = n.error_log();
-                let mut msgs: Vec<String> = Vec::new();
-                for l in warn_lines(&text) {
-                    let m = message(l);
-                    if !msgs.contains(&m) {
-                        msgs.push(m);
-                    }
-                }
-                logs.push(InstanceLog {
-                    variant: v.name.clone(),
-                    family: f.name().to_string(),
-                    worker_cpus: n.worker_cpus(),
-                    messages: msgs,
-                });
+                logs.push(log_of(&v.name, *f, n));
                 n.stop();
             }
         }
+    }
+    // The upstream's too, where proxies ran: short of slots it warns, and they lose requests.
+    if families.contains(&Family::Proxy) {
+        logs.push(log_of(
+            "upstream (not under test)",
+            Family::Proxy,
+            &upstream,
+        ));
     }
     upstream.stop();
     if let Some(app) = &mut slow_app {

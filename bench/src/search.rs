@@ -233,17 +233,19 @@ impl SearchOpts {
     /// the length of its runs, alone and together.
     fn job(&self, sc: &Scenario, alts: usize) -> budget::Job {
         let conns = self.conns_of(sc);
-        // The longest run of its cells (more connections never run shorter).
-        let most = conns.iter().copied().max().unwrap_or(0);
+        // A run's length per cell: the mean of its cells' (a crowd runs longer), rounded up.
+        let mean = |asked: u32| {
+            let total: u32 = conns
+                .iter()
+                .map(|&c| sc.run_seconds(asked, c, self.quick))
+                .sum();
+            total.div_ceil(conns.len().max(1) as u32)
+        };
         budget::Job {
             alts,
             cells: conns.len(),
-            load_s: sc.run_seconds(self.seconds, most, self.quick),
-            together_load_s: sc.run_seconds(
-                sc.together_seconds(self.seconds, self.quick),
-                most,
-                self.quick,
-            ),
+            load_s: mean(self.seconds),
+            together_load_s: mean(sc.together_seconds(self.seconds, self.quick)),
         }
     }
 
@@ -998,6 +1000,17 @@ mod tests {
         // its stage options keep the seconds given.
         let tls = o.job(sc, 1);
         assert_eq!((tls.load_s, tls.together_load_s, st.seconds), (8, 8, 2));
+        // A crowd's runs are longer: the proxy at 50 and 1000 connections runs 1 s and 4 s,
+        // counted at their mean per cell.
+        let proxy = crate::scenario::scenarios()
+            .into_iter()
+            .find(|s| s.id == "proxy")
+            .expect("proxy");
+        let crowd = parse(&["--conns", "50,1000"])
+            .expect("valid")
+            .job(&proxy, 1);
+        let mean = (1 + crate::scenario::CROWD_RUN_FLOOR).div_ceil(2);
+        assert_eq!((crowd.cells, crowd.load_s), (2, mean));
         for bad in [
             &["--budget", "900"][..],
             &["--confirm-rounds", "1"],

@@ -531,6 +531,9 @@ pub fn write(
 /// The upstream's keep-alive pool to the slow application.
 const SLOW_POOL: u64 = 2048;
 
+/// The file limit (soft and hard) of the load tools and the upstream application.
+pub const LOAD_NOFILE: u64 = 65_536;
+
 /// Connection slots of the upstream's one worker for `clients` connections of the proxies
 /// under test at once (every instance's, when they are loaded together): each brings one
 /// connection from a proxy and, on `/slow/`, one to the slow application, whose pool stays
@@ -541,6 +544,19 @@ const SLOW_POOL: u64 = 2048;
 /// request.
 pub fn upstream_slots(clients: u64) -> u64 {
     (2 * clients + SLOW_POOL + 1024).max(4096)
+}
+
+/// [`upstream_slots`] for `clients`, or why they do not fit the upstream's file limit
+/// ([`LOAD_NOFILE`], with room for its logs and listeners): nginx would start, warn, and
+/// fail its connections under load.
+pub fn upstream_fits(clients: u64) -> Result<u64, String> {
+    let slots = upstream_slots(clients);
+    if slots + 64 > LOAD_NOFILE {
+        return Err(format!(
+            "{clients} proxied connections at once need {slots} connection slots in the upstream application, more than its file limit ({LOAD_NOFILE}) allows: fewer --conns, or fewer variants loaded together"
+        ));
+    }
+    Ok(slots)
 }
 
 /// The upstream application for the proxy scenario: a plain nginx serving the same site.
@@ -614,13 +630,15 @@ mod tests {
 
     #[test]
     fn the_upstream_has_a_slot_for_every_proxied_connection() {
-        // Five instances of 1000 connections loaded together: each connection from a proxy
-        // and its onward one to the slow application, beside that application's pool.
-        let together = upstream_slots(5 * 1000);
-        assert!(together >= 2 * 5 * 1000 + SLOW_POOL, "{together}");
-        // Within the file limit the upstream starts with (`Setup::new`'s 65,536).
-        assert!(together < 65_536);
+        // A recheck's six instances (nginx-gen, its A/A control, four baselines) of 1000
+        // connections: each connection from a proxy and its onward one to the slow
+        // application, beside that application's pool, within the file limit.
+        let together = upstream_fits(6 * 1000).expect("fits");
+        assert!(together >= 2 * 6 * 1000 + SLOW_POOL, "{together}");
         assert_eq!(upstream_slots(0), 4096);
+        // More than fit is refused, not started to fail under load.
+        let e = upstream_fits(6 * 6000).unwrap_err();
+        assert!(e.contains("36000 proxied connections"), "{e}");
     }
 
     #[test]

@@ -57,7 +57,8 @@ pub struct Job {
     pub alts: usize,
     /// Connection counts (cells) per stage.
     pub cells: usize,
-    /// Seconds of load per run (`Scenario::run_seconds`).
+    /// Seconds of load per run (`Scenario::run_seconds`; the mean of its cells', rounded
+    /// up, where they differ).
     pub load_s: u32,
     /// Seconds of load per run of a confirmation that loads its variants at once
     /// (`Scenario::together_seconds`: longer for the handshake scenarios).
