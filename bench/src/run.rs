@@ -311,13 +311,13 @@ fn run_mode(link: &str, link_mbit: Option<u32>, s: &Setup) -> Result<ModeResult,
         .max()
         .unwrap_or(0)
         * at_once as u64;
-    variants::upstream_fits(peak)?;
+    let slots = variants::upstream_fits(peak)?;
     let up_conf = variants::write_upstream_with(
         &s.env,
         &up_dir,
         &format!("{}:{up_port}", s.env.addr),
         app_addr.as_deref(),
-        peak,
+        slots,
     )?;
     let mut env = s.env.clone();
     env.upstream = format!("{}:{up_port}", env.addr);

@@ -979,10 +979,7 @@ mod tests {
         assert!(st.loopback() && !st.shaped && st.out.is_none());
         // A handshake scenario: the together confirmation's runs last 8 s, the screen's
         // the seconds given, the smoke test's its 1 s; the budget counts them so.
-        let full = crate::scenario::scenarios()
-            .into_iter()
-            .find(|s| s.id == "tls-full")
-            .expect("tls-full");
+        let full = crate::scenario::by_id("tls-full");
         let secs = |o: &SearchOpts, together| {
             o.stage_opts(&full, &[8], 2, together)
                 .expect("stage")
@@ -1002,10 +999,7 @@ mod tests {
         assert_eq!((tls.load_s, tls.together_load_s, st.seconds), (8, 8, 2));
         // A crowd's runs are longer: the proxy at 50 and 1000 connections runs 1 s and 4 s,
         // counted at their mean per cell.
-        let proxy = crate::scenario::scenarios()
-            .into_iter()
-            .find(|s| s.id == "proxy")
-            .expect("proxy");
+        let proxy = crate::scenario::by_id("proxy");
         let crowd = parse(&["--conns", "50,1000"])
             .expect("valid")
             .job(&proxy, 1);

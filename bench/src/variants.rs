@@ -565,7 +565,7 @@ pub fn upstream_fits(clients: u64) -> Result<u64, String> {
     reason = "the proxy scenarios' upstream without the slow application"
 )]
 pub fn write_upstream(env: &Env, prefix: &Path, addr_port: &str) -> Result<PathBuf, String> {
-    write_upstream_with(env, prefix, addr_port, None, 0)
+    write_upstream_with(env, prefix, addr_port, None, upstream_slots(0))
 }
 
 /// [`write_upstream`], and with `slow_app` (`ADDR:PORT` of [`crate::slowapp`]) `/slow/` is
@@ -575,14 +575,14 @@ pub fn write_upstream(env: &Env, prefix: &Path, addr_port: &str) -> Result<PathB
 /// `proxy_ignore_client_abort` they finish and their connections stay pooled, instead of
 /// being closed so that the next variant's first second opens ~1000 new ones (measured: a
 /// ~1 s p99 tail in nginx-gen's and the guide's runs). The application's accept queue is as
-/// deep as this nginx's ([`crate::slowapp::BACKLOG`]). Its one worker has
-/// [`upstream_slots`] for `clients`, the most connections of the proxies under test at once.
+/// deep as this nginx's ([`crate::slowapp::BACKLOG`]). Its one worker has `slots` connection
+/// slots ([`upstream_fits`]).
 pub fn write_upstream_with(
     env: &Env,
     prefix: &Path,
     addr_port: &str,
     slow_app: Option<&str>,
-    clients: u64,
+    slots: u64,
 ) -> Result<PathBuf, String> {
     let p = prefix.to_string_lossy();
     for d in ["logs", "temp"] {
@@ -603,7 +603,7 @@ pub fn write_upstream_with(
          http {{\n    {}\n    include /etc/nginx/mime.types;\n    access_log off;\n    sendfile on;\n\
          keepalive_requests 100000;\n    open_file_cache max=100;\n{slow_upstream}\
          server {{\n        listen {addr_port} backlog={};\n        root {};\n{slow_location}    }}\n}}\n",
-        upstream_slots(clients),
+        slots,
         temp_paths(&p),
         crate::slowapp::BACKLOG,
         env.site.display()
